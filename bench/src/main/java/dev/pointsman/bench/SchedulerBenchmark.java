@@ -1,0 +1,159 @@
+package dev.pointsman.bench;
+
+import dev.pointsman.picker.scheduling.Decision;
+import dev.pointsman.picker.scheduling.Endpoint;
+import dev.pointsman.picker.scheduling.EndpointMetrics;
+import dev.pointsman.picker.scheduling.EndpointState;
+import dev.pointsman.picker.scheduling.InFlightTracker;
+import dev.pointsman.picker.scheduling.Plugins;
+import dev.pointsman.picker.scheduling.PolicyConfig;
+import dev.pointsman.picker.scheduling.PoolSnapshot;
+import dev.pointsman.picker.scheduling.Scheduler;
+import dev.pointsman.picker.scheduling.SchedulingPolicy;
+import dev.pointsman.picker.scheduling.SchedulingRequest;
+import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Decision time of {@link Scheduler#schedule} under the production default policy ({@code
+ * Plugins.build(PolicyConfig.defaults())}) against one pool of {@code endpoints} endpoints.
+ *
+ * <p>Realistic state, seeded: a mixed H100/A100/L4 fleet with random queues, batches, KV use and
+ * LoRA adapters; a warm prefix index in which about one endpoint in eight holds some leading blocks
+ * of the shared system prompt and every endpoint holds blocks of unrelated prompts; requests whose
+ * ~2 KB prompt prefix is a shared system prompt followed by one of 64 user tails, a quarter of them
+ * for a LoRA adapter. Each decision's ticket is released at once, so the in-flight tracker stays
+ * steady; each decision also records its blocks in the prefix index, as in production.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode({Mode.SampleTime, Mode.AverageTime})
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class SchedulerBenchmark {
+  private static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
+  private static final String[] GPUS = {"H100-80", "A100-80", "L4"};
+  private static final String[] ADAPTERS = {
+    "sql-lora", "chat-lora", "summarize-lora", "code-lora", "legal-lora", "med-lora", "fin-lora"
+  };
+  private static final int VARIANTS = 64;
+
+  @Param({"16", "64", "256", "1024"})
+  public int endpoints;
+
+  private Scheduler scheduler;
+  private SchedulingPolicy policy;
+  private PoolSnapshot pool;
+  private SchedulingRequest[] requests;
+  private SplittableRandom random;
+  private int next;
+
+  @Setup
+  public void setUp() {
+    SplittableRandom seed = new SplittableRandom(42);
+    PrefixHasher hasher = PrefixHasher.DEFAULT;
+    PrefixIndex index = new PrefixIndex(31_250);
+    InFlightTracker inFlight = new InFlightTracker();
+    scheduler = new Scheduler(index, inFlight, hasher, System::nanoTime);
+    policy = Plugins.build(PolicyConfig.defaults());
+
+    List<EndpointState> states = new ArrayList<>(endpoints);
+    for (int i = 0; i < endpoints; i++) {
+      String address = "10.0." + (i / 250) + "." + (i % 250 + 1) + ":8000";
+      Endpoint endpoint =
+          new Endpoint(address, "llama", Map.of("gpu", GPUS[i % GPUS.length], "zone", "a"));
+      states.add(new EndpointState(endpoint, metrics(seed), seed.nextInt(50) != 0));
+    }
+    pool = new PoolSnapshot("llama", states);
+
+    String system = text(seed, 1_536);
+    requests = new SchedulingRequest[VARIANTS];
+    for (int v = 0; v < VARIANTS; v++) {
+      String prompt = system + text(seed, 512);
+      String adapter = v % 4 == 0 ? ADAPTERS[v % ADAPTERS.length] : null;
+      requests[v] =
+          new SchedulingRequest(
+              "req-" + v,
+              adapter == null ? MODEL : adapter,
+              adapter,
+              prompt,
+              400 + seed.nextInt(3_000),
+              256,
+              v % 3 == 0,
+              null);
+    }
+
+    // Warm the prefix index: unrelated prompts everywhere, parts of the shared prompts on some.
+    for (EndpointState e : states) {
+      for (int p = 0; p < 8; p++) {
+        index.record(e.address(), hasher.hash(MODEL, text(seed, 2_048)));
+      }
+      if (seed.nextInt(8) == 0) {
+        SchedulingRequest r = requests[seed.nextInt(VARIANTS)];
+        long[] blocks = hasher.hash(r.model(), r.promptPrefix());
+        int keep = 1 + seed.nextInt(blocks.length);
+        index.record(e.address(), java.util.Arrays.copyOf(blocks, keep));
+      }
+    }
+    random = new SplittableRandom(7);
+  }
+
+  @Benchmark
+  public Decision schedule() {
+    SchedulingRequest request = requests[next++ & (VARIANTS - 1)];
+    Decision decision = scheduler.schedule(request, pool, policy, random);
+    if (decision instanceof Decision.Picked picked) {
+      picked.ticket().release();
+    }
+    return decision;
+  }
+
+  private static EndpointMetrics metrics(SplittableRandom seed) {
+    Set<String> running = new HashSet<>();
+    Set<String> waiting = new HashSet<>();
+    int adapters = seed.nextInt(4);
+    for (int a = 0; a < adapters; a++) {
+      running.add(ADAPTERS[seed.nextInt(ADAPTERS.length)]);
+    }
+    if (seed.nextInt(4) == 0) {
+      waiting.add(ADAPTERS[seed.nextInt(ADAPTERS.length)]);
+    }
+    return new EndpointMetrics(
+        seed.nextInt(12),
+        seed.nextInt(64),
+        seed.nextDouble(0.95),
+        seed.nextInt(4) == 0 ? -1 : 16L * 27_118,
+        running,
+        waiting,
+        4,
+        seed.nextDouble(),
+        0L);
+  }
+
+  private static String text(SplittableRandom seed, int chars) {
+    StringBuilder sb = new StringBuilder(chars);
+    while (sb.length() < chars) {
+      int word = 2 + seed.nextInt(8);
+      for (int i = 0; i < word && sb.length() < chars; i++) {
+        sb.append((char) ('a' + seed.nextInt(26)));
+      }
+      if (sb.length() < chars) {
+        sb.append(' ');
+      }
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,127 @@
+package dev.pointsman.bench.routing;
+
+import dev.pointsman.bench.routing.policy.Policies;
+import dev.pointsman.bench.routing.report.ReportWriter;
+import dev.pointsman.bench.routing.run.BenchRunner;
+import dev.pointsman.bench.routing.run.Progress;
+import dev.pointsman.bench.routing.run.ScenarioResult;
+import dev.pointsman.bench.routing.scenario.Scenario;
+import dev.pointsman.bench.routing.scenario.Scenarios;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code pointsman bench}: the routing benchmark. Every policy on the same request streams, on the
+ * simulator in virtual time, with the production scheduler for {@code pointsman}.
+ */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description =
+        "Routing benchmark: every policy on the same traffic, in one run, on the production"
+            + " scheduler (simulated fleet, virtual time).")
+public final class BenchCommand implements Callable<Integer> {
+
+  @Option(
+      names = "--scenario",
+      arity = "1..*",
+      required = true,
+      paramLabel = "FILE",
+      description = "Scenario YAML files, or shipped names s1..s5.")
+  List<String> scenarios;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: ${DEFAULT-VALUE}).")
+  Path out = Path.of("bench-results");
+
+  @Option(names = "--quick", description = "A short version (short runs, fewer loads, one seed).")
+  boolean quick;
+
+  @Option(
+      names = "--policies",
+      split = ",",
+      paramLabel = "NAME",
+      description = "Policies to run (default: all): ${COMPLETION-CANDIDATES}",
+      completionCandidates = PolicyNames.class)
+  List<String> policies;
+
+  @Option(names = "--seeds", split = ",", paramLabel = "SEED", description = "Override the seeds.")
+  List<Long> seeds;
+
+  @Option(names = "--threads", description = "Parallel runs (default: ${DEFAULT-VALUE}).")
+  int threads = 2;
+
+  @Option(names = "--no-progress", description = "No progress bar.")
+  boolean noProgress;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    List<String> names;
+    List<Scenario> instances = new ArrayList<>();
+    try {
+      names = policies == null ? Policies.ALL : Policies.validate(policies);
+      if (threads < 1) {
+        throw new IllegalArgumentException("--threads: " + threads + " (expected >= 1)");
+      }
+      for (String s : scenarios) {
+        Scenario scenario = Scenarios.load(s);
+        if (seeds != null && !seeds.isEmpty()) {
+          scenario = scenario.withSeeds(seeds);
+        }
+        if (quick) {
+          scenario = scenario.quickVersion();
+        }
+        instances.addAll(scenario.instances());
+      }
+    } catch (IllegalArgumentException e) {
+      err.println("bench: " + e.getMessage());
+      return 2;
+    }
+    Progress progress = noProgress ? Progress.disabled() : Progress.forTerminal();
+    List<ScenarioResult> results = run(instances, names, quick, threads, progress);
+    Path report = ReportWriter.write(results, out, commandLine());
+    spec.commandLine().getOut().println("bench: wrote " + report);
+    return 0;
+  }
+
+  /** Runs expanded scenarios (for tests and tools). */
+  public static List<ScenarioResult> run(
+      List<Scenario> instances, List<String> policies, boolean quick, int threads, Progress p) {
+    int calibration =
+        quick ? BenchRunner.QUICK_CALIBRATION_REQUESTS : BenchRunner.CALIBRATION_REQUESTS;
+    return new BenchRunner(policies, threads, calibration, p).run(instances);
+  }
+
+  private String commandLine() {
+    StringBuilder sb = new StringBuilder("pointsman bench --scenario");
+    for (String s : scenarios) {
+      sb.append(' ').append(s);
+    }
+    sb.append(" --out ").append(out);
+    if (quick) {
+      sb.append(" --quick");
+    }
+    if (policies != null) {
+      sb.append(" --policies ").append(String.join(",", policies));
+    }
+    if (seeds != null) {
+      sb.append(" --seeds ").append(seeds.stream().map(String::valueOf).toList());
+    }
+    return sb.toString();
+  }
+
+  /** Completion candidates for {@code --policies}. */
+  static final class PolicyNames extends ArrayList<String> {
+    PolicyNames() {
+      super(Policies.ALL);
+    }
+  }
+}

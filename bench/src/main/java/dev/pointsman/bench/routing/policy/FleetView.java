@@ -1,0 +1,143 @@
+package dev.pointsman.bench.routing.policy;
+
+import dev.pointsman.bench.routing.workload.BenchRequest;
+import dev.pointsman.bench.routing.workload.PromptText;
+import dev.pointsman.picker.scheduling.Endpoint;
+import dev.pointsman.picker.scheduling.EndpointMetrics;
+import dev.pointsman.picker.scheduling.EndpointState;
+import dev.pointsman.picker.scheduling.PoolSnapshot;
+import dev.pointsman.picker.scheduling.SpeedProfile;
+import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
+import dev.pointsman.sim.engine.EngineConfig;
+import dev.pointsman.sim.engine.PodSnapshot;
+import dev.pointsman.sim.engine.VirtualCluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The fleet as policies may see it: each pod's last scrape, converted to {@link EndpointMetrics}
+ * exactly as the picker's vLLM scraper would (waiting, running, KV usage, capacity, running and
+ * waiting adapters, max LoRAs, prefix hit rate since the previous scrape), the pod's address and
+ * {@code gpu} label, and the prompt text the gateway would read. The exact cluster is reachable
+ * only through {@link #exactClusterForOracle()}.
+ */
+public final class FleetView {
+  /** The pool every bench endpoint belongs to. */
+  public static final String POOL = "bench";
+
+  private final List<EngineConfig> configs;
+  private final String baseModel;
+  private final VirtualCluster cluster;
+  private final EndpointState[] states;
+  private final long[] lastQueries;
+  private final long[] lastHits;
+  private final PromptText text =
+      new PromptText(PrefixHasher.DEFAULT.blockChars() * PrefixHasher.DEFAULT.maxBlocks());
+  private PoolSnapshot pool;
+  private long textFor = -1;
+  private String textCache;
+
+  public FleetView(List<EngineConfig> configs, String baseModel, VirtualCluster cluster) {
+    this.configs = List.copyOf(configs);
+    this.baseModel = baseModel;
+    this.cluster = cluster;
+    int n = configs.size();
+    states = new EndpointState[n];
+    lastQueries = new long[n];
+    lastHits = new long[n];
+    for (int i = 0; i < n; i++) {
+      Endpoint e =
+          new Endpoint(
+              address(i), POOL, Map.of(SpeedProfile.GPU_LABEL, configs.get(i).gpu().name()));
+      states[i] = new EndpointState(e, EndpointMetrics.UNKNOWN, true);
+    }
+  }
+
+  public int size() {
+    return states.length;
+  }
+
+  public static String address(int pod) {
+    return "10.0." + (pod / 250) + "." + (pod % 250 + 1) + ":8000";
+  }
+
+  public EngineConfig config(int pod) {
+    return configs.get(pod);
+  }
+
+  public SpeedProfile speed(int pod) {
+    return SpeedProfile.of(states[pod].endpoint());
+  }
+
+  /** Virtual time now, in ms. */
+  public double nowMs() {
+    return cluster.now();
+  }
+
+  /** Virtual time now, in ns: the scheduler's monotonic clock. */
+  public long nowNanos() {
+    return (long) (cluster.now() * 1_000_000);
+  }
+
+  /** The model name the gateway would resolve: the adapter, or the base model. */
+  public String model(BenchRequest r) {
+    String adapter = r.adapterOrNull();
+    return adapter != null ? adapter : baseModel;
+  }
+
+  /** The prompt text the gateway would read (bounded to what the prefix hasher reads). */
+  public String promptText(BenchRequest r) {
+    if (textFor != r.id()) {
+      textFor = r.id();
+      textCache = text.render(r.sim().prompt());
+    }
+    return textCache;
+  }
+
+  /** The last scrape of {@code pod}. */
+  public EndpointMetrics metrics(int pod) {
+    return states[pod].metrics();
+  }
+
+  /** Every endpoint with its last scrape, as the picker's datastore would publish it. */
+  public PoolSnapshot pool() {
+    if (pool == null) {
+      List<EndpointState> list = new ArrayList<>(states.length);
+      for (EndpointState s : states) {
+        list.add(s);
+      }
+      pool = new PoolSnapshot(POOL, list);
+    }
+    return pool;
+  }
+
+  /** Applies a scrape of {@code pod} taken now. */
+  public void applyScrape(int pod, PodSnapshot s) {
+    long queries = s.counters().prefixQueryTokens();
+    long hits = s.counters().prefixHitTokens();
+    long dq = queries - lastQueries[pod];
+    double hitRate = dq > 0 ? (double) (hits - lastHits[pod]) / dq : Double.NaN;
+    lastQueries[pod] = queries;
+    lastHits[pod] = hits;
+    EngineConfig c = configs.get(pod);
+    EndpointMetrics m =
+        new EndpointMetrics(
+            s.waiting(),
+            s.running(),
+            s.kvUsage(),
+            (long) s.totalBlocks() * c.gpu().blockSize(),
+            s.runningAdapters(),
+            s.waitingAdapters(),
+            c.maxLoras(),
+            hitRate,
+            nowNanos());
+    states[pod] = new EndpointState(states[pod].endpoint(), m, true);
+    pool = null;
+  }
+
+  /** The exact simulated cluster. Only the oracle may read it: real gateways cannot. */
+  public VirtualCluster exactClusterForOracle() {
+    return cluster;
+  }
+}

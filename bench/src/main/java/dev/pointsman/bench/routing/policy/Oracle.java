@@ -1,0 +1,86 @@
+package dev.pointsman.bench.routing.policy;
+
+import dev.pointsman.bench.routing.workload.BenchRequest;
+import dev.pointsman.sim.engine.Engine;
+import dev.pointsman.sim.engine.EngineListener;
+import dev.pointsman.sim.engine.PodSnapshot;
+import dev.pointsman.sim.engine.SimRequest;
+import dev.pointsman.sim.engine.VirtualCluster;
+import java.util.Arrays;
+import java.util.random.RandomGenerator;
+
+/**
+ * {@code oracle}: not a real policy but the ceiling. It sees the exact state of every pod, clones
+ * each, plays the request forward on the clone (nothing else arriving) and picks the pod with the
+ * true minimum TTFT. Pods are probed cheapest-looking first and a probe stops as soon as it is
+ * slower than the best so far, which changes nothing in the choice but saves most of the cost.
+ */
+final class Oracle implements RoutingPolicy {
+  private final FleetView fleet;
+  private final RandomGenerator random;
+
+  Oracle(FleetView fleet, RandomGenerator random) {
+    this.fleet = fleet;
+    this.random = random;
+  }
+
+  @Override
+  public String name() {
+    return "oracle";
+  }
+
+  @Override
+  public Route route(BenchRequest r) {
+    VirtualCluster cluster = fleet.exactClusterForOracle();
+    int n = cluster.size();
+    Integer[] order = new Integer[n];
+    double[] guess = new double[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+      PodSnapshot s = cluster.snapshot(i);
+      guess[i] =
+          (s.waitingPromptTokens() + r.sim().promptTokens())
+                  / cluster.pod(i).config().gpu().prefillTokensPerSecond()
+              + random.nextDouble() * 1e-9;
+    }
+    Arrays.sort(order, (a, b) -> Double.compare(guess[a], guess[b]));
+    int best = -1;
+    double bestTtft = Double.POSITIVE_INFINITY;
+    for (int i : order) {
+      double ttft = probe(cluster, i, r.sim(), bestTtft);
+      if (ttft < bestTtft) {
+        bestTtft = ttft;
+        best = i;
+      }
+    }
+    return best < 0 ? Route.failed() : Route.to(best, bestTtft);
+  }
+
+  /** TTFT of {@code request} on a clone of pod {@code pod}, or +inf once past {@code limitMs}. */
+  private static double probe(VirtualCluster cluster, int pod, SimRequest request, double limitMs) {
+    double[] first = {Double.NaN};
+    Engine clone =
+        cluster.clonePod(
+            pod,
+            new EngineListener() {
+              @Override
+              public void onFirstToken(int p, SimRequest q, double timeMs) {
+                if (q.id() == request.id()) {
+                  first[0] = timeMs;
+                }
+              }
+            });
+    try {
+      clone.submit(request);
+    } catch (IllegalArgumentException e) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double deadline = request.arrivalMs() + limitMs;
+    while (Double.isNaN(first[0])
+        && clone.nextEventTime() < deadline
+        && clone.processNext()) {
+      // play forward until the first token or the deadline
+    }
+    return Double.isNaN(first[0]) ? Double.POSITIVE_INFINITY : first[0] - request.arrivalMs();
+  }
+}

@@ -1,0 +1,88 @@
+package dev.pointsman.bench.routing.policy;
+
+import dev.pointsman.picker.scheduling.PluginSpec;
+import dev.pointsman.picker.scheduling.PolicyConfig;
+import dev.pointsman.picker.scheduling.Plugins;
+import dev.pointsman.picker.scheduling.SchedulingPolicy;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/** Every policy of the benchmark, by name. */
+public final class Policies {
+  /** Every policy, in report order. */
+  public static final List<String> ALL =
+      List.of(
+          "random",
+          "round-robin",
+          "least-request",
+          "queue-only",
+          "kv-only",
+          "prefix-only",
+          "gie-default",
+          "sglang-cache-aware",
+          "sglang-least-load",
+          "dynamo-kv",
+          "pointsman",
+          "oracle");
+
+  /** SGLang cache-aware thresholds: cache 0.3, balance abs 64, balance rel 1.5 (signals.md). */
+  public static final double SGLANG_CACHE_THRESHOLD = 0.3;
+
+  public static final int SGLANG_BALANCE_ABS = 64;
+  public static final double SGLANG_BALANCE_REL = 1.5;
+
+  private Policies() {}
+
+  /** A fresh instance of {@code name} for one run over {@code fleet}. */
+  public static RoutingPolicy create(String name, FleetView fleet, RandomGenerator random) {
+    int n = fleet.size();
+    return switch (name) {
+      case "random" -> SimplePolicies.random(n, random);
+      case "round-robin" -> SimplePolicies.roundRobin(n);
+      case "least-request" -> SimplePolicies.leastRequest(n, random);
+      case "queue-only" -> scorers(name, fleet, random, PluginSpec.of("queue-scorer", 1));
+      case "kv-only" ->
+          scorers(name, fleet, random, PluginSpec.of("kv-cache-utilization-scorer", 1));
+      case "prefix-only" -> scorers(name, fleet, random, PluginSpec.of("prefix-cache-scorer", 1));
+      case "gie-default" ->
+          scorers(
+              name,
+              fleet,
+              random,
+              PluginSpec.of("queue-scorer", 2),
+              PluginSpec.of("kv-cache-utilization-scorer", 2),
+              PluginSpec.of("prefix-cache-scorer", 3));
+      case "sglang-cache-aware" ->
+          new SglangCacheAware(
+              fleet, random, SGLANG_CACHE_THRESHOLD, SGLANG_BALANCE_ABS, SGLANG_BALANCE_REL);
+      case "sglang-least-load" -> new SglangLeastLoad(fleet, random);
+      case "dynamo-kv" -> new DynamoKv(fleet, random);
+      case "pointsman" ->
+          new SchedulerPolicy(name, Plugins.build(PolicyConfig.defaults()), fleet, random);
+      case "oracle" -> new Oracle(fleet, random);
+      default -> throw new IllegalArgumentException(unknown(name));
+    };
+  }
+
+  /** Checks policy names, for the command line. */
+  public static List<String> validate(List<String> names) {
+    for (String n : names) {
+      if (!ALL.contains(n)) {
+        throw new IllegalArgumentException(unknown(n));
+      }
+    }
+    return List.copyOf(names);
+  }
+
+  private static String unknown(String name) {
+    return "--policies: '" + name + "' (expected some of " + ALL + ")";
+  }
+
+  private static RoutingPolicy scorers(
+      String name, FleetView fleet, RandomGenerator random, PluginSpec... specs) {
+    SchedulingPolicy policy =
+        Plugins.build(
+            new PolicyConfig(List.of(), List.of(specs), PluginSpec.of("max-score-picker"), 0, null));
+    return new SchedulerPolicy(name, policy, fleet, random);
+  }
+}

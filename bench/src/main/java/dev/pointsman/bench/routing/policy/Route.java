@@ -1,0 +1,34 @@
+package dev.pointsman.bench.routing.policy;
+
+/**
+ * A policy's answer for one request.
+ *
+ * @param pod the chosen pod, or -1
+ * @param outcome what happened
+ * @param predictedTtftMs the policy's own TTFT prediction for the chosen pod, or NaN
+ */
+public record Route(int pod, Outcome outcome, double predictedTtftMs) {
+
+  /** What a policy did with a request. */
+  public enum Outcome {
+    ROUTED,
+    SHED,
+    FAILED
+  }
+
+  public static Route to(int pod) {
+    return new Route(pod, Outcome.ROUTED, Double.NaN);
+  }
+
+  public static Route to(int pod, double predictedTtftMs) {
+    return new Route(pod, Outcome.ROUTED, predictedTtftMs);
+  }
+
+  public static Route shed() {
+    return new Route(-1, Outcome.SHED, Double.NaN);
+  }
+
+  public static Route failed() {
+    return new Route(-1, Outcome.FAILED, Double.NaN);
+  }
+}

@@ -1,0 +1,26 @@
+package dev.pointsman.bench.routing.policy;
+
+import dev.pointsman.bench.routing.workload.BenchRequest;
+
+/**
+ * A routing policy under test. One instance serves one run (one scenario, load and seed), so any
+ * state it keeps (in-flight counts, prefix index) is its own. Called on one thread, in virtual-time
+ * order: scrapes, then the decision for each arrival, with request lifecycle events in between.
+ */
+public interface RoutingPolicy {
+
+  /** Kebab-case policy name, as in results files. */
+  String name();
+
+  /** Chooses a pod for {@code request}, which arrives now. */
+  Route route(BenchRequest request);
+
+  /** A new scrape of {@code pod} was applied to the fleet view. */
+  default void onScrape(int pod) {}
+
+  /** {@code request}'s first token was produced on {@code pod} (the gateway sees the stream). */
+  default void onFirstToken(BenchRequest request, int pod) {}
+
+  /** {@code request} finished on {@code pod}. */
+  default void onFinish(BenchRequest request, int pod) {}
+}

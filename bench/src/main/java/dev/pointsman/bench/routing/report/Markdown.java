@@ -1,0 +1,221 @@
+package dev.pointsman.bench.routing.report;
+
+import dev.pointsman.bench.routing.run.RunResult;
+import dev.pointsman.bench.routing.run.ScenarioResult;
+import dev.pointsman.bench.routing.scenario.PodGroup;
+import dev.pointsman.bench.routing.scenario.Scenario;
+import dev.pointsman.bench.routing.scenario.WorkloadPart;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/** The Markdown report: per scenario, its setup, knees, the whole ladder and the headline load. */
+public final class Markdown {
+  private Markdown() {}
+
+  /**
+   * The report of {@code results}; {@code chartPrefix} maps a scenario to the folder of its charts,
+   * relative to the report.
+   */
+  public static String report(
+      List<ScenarioResult> results, Map<String, List<String>> charts, String command) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("# Routing benchmark report\n\n");
+    if (command != null) {
+      sb.append("Command: `").append(command).append("`\n\n");
+    }
+    for (ScenarioResult r : results) {
+      scenario(sb, r, charts.getOrDefault(r.scenario(), List.of()), "###");
+    }
+    return sb.toString();
+  }
+
+  /** One scenario's section, headed at {@code level}. */
+  public static void scenario(
+      StringBuilder sb, ScenarioResult r, List<String> charts, String level) {
+    Scenario s = r.definition();
+    sb.append(level).append(' ').append(r.scenario()).append("\n\n");
+    if (!r.description().isEmpty()) {
+      sb.append(r.description()).append("\n\n");
+    }
+    sb.append("- Fleet: ").append(fleet(s)).append("; capacity ");
+    sb.append(fmt(r.fleetCapacityReqPerS(), 1)).append(" req/s (per pod: ");
+    r.capacityPerProfile()
+        .forEach((k, v) -> sb.append(k).append(' ').append(fmt(v, 2)).append(", "));
+    sb.setLength(sb.length() - 2);
+    sb.append(")\n");
+    sb.append("- Workload: ").append(workload(s)).append("\n");
+    sb.append("- Arrivals: ").append(s.arrival().describe()).append("\n");
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "- Run: %.0f s simulated per point, first %.0f s warm-up; seeds %s; scrape every %.0f ms"
+                + " (phase jitter %.0f ms); SLO TTFT ≤ %.0f ms & TPOT ≤ %.0f ms (goodput), knee at"
+                + " p99 TTFT ≤ %.0f ms\n\n",
+            s.durationSeconds(),
+            s.warmupSeconds(),
+            s.seeds(),
+            s.scrape().intervalMs(),
+            s.scrape().jitterMs(),
+            s.slo().ttftMs(),
+            s.slo().tpotMs(),
+            s.slo().kneeP99TtftMs()));
+    double h = r.headlineLoad();
+    sb.append("| policy | knee (load) | gap captured");
+    sb.append(r.gapLoad() == null ? "" : " @" + pct(r.gapLoad()));
+    sb.append(" | mean TTFT @").append(pct(h)).append(" | p99 TTFT @").append(pct(h));
+    sb.append(" | goodput @").append(pct(h)).append(" |\n|---|---|---|---|---|---|\n");
+    for (String p : r.policies()) {
+      List<RunResult> at = r.at(p, h);
+      Double gap = r.oracleGapCaptured().get(p);
+      sb.append("| ").append(p).append(" | ").append(pct(r.knee().get(p)));
+      sb.append(" | ").append(gap == null ? "–" : pct(gap));
+      sb.append(" | ").append(ms(ScenarioResult.mean(at, x -> x.ttftMs().mean())));
+      sb.append(" | ").append(ms(ScenarioResult.mean(at, x -> x.ttftMs().p99())));
+      sb.append(" | ").append(fmt(ScenarioResult.mean(at, RunResult::goodputReqPerS), 2));
+      sb.append(" |\n");
+    }
+    sb.append('\n');
+    ladder(sb, r, "p99 TTFT (ms)", x -> x.ttftMs().p99(), true);
+    ladder(sb, r, "mean TTFT (ms)", x -> x.ttftMs().mean(), true);
+    ladder(sb, r, "goodput (req/s)", RunResult::goodputReqPerS, false);
+    headline(sb, r);
+    for (String c : charts) {
+      sb.append("![").append(c).append("](").append(c).append(")\n");
+    }
+    sb.append('\n');
+  }
+
+  private static void ladder(
+      StringBuilder sb,
+      ScenarioResult r,
+      String title,
+      ToDoubleFunction<RunResult> f,
+      boolean millis) {
+    List<Double> loads = r.loads();
+    sb.append("Whole ladder, ").append(title).append(":\n\n| policy |");
+    for (double l : loads) {
+      sb.append(' ').append(pct(l)).append(" |");
+    }
+    sb.append("\n|---|").append("---|".repeat(loads.size())).append('\n');
+    for (String p : r.policies()) {
+      sb.append("| ").append(p).append(" |");
+      for (double l : loads) {
+        double v = ScenarioResult.mean(r.at(p, l), f);
+        sb.append(' ').append(millis ? ms(v) : fmt(v, 2)).append(" |");
+      }
+      sb.append('\n');
+    }
+    sb.append('\n');
+  }
+
+  private static void headline(StringBuilder sb, ScenarioResult r) {
+    double h = r.headlineLoad();
+    sb.append("At ").append(pct(h)).append(" load (first seed):\n\n");
+    sb.append(
+        "| policy | done | failed | shed | TTFT mean | p50 | p90 | p99 | TPOT p50 | TPOT p99 |"
+            + " E2E p50 | E2E p99 | tok/s | goodput | prefix hit | preempt | LoRA loads |"
+            + " imbalance CV | predictor MAPE |\n");
+    sb.append("|---".repeat(19)).append("|\n");
+    for (String p : r.policies()) {
+      List<RunResult> at = r.at(p, h);
+      if (at.isEmpty()) {
+        continue;
+      }
+      RunResult x = at.get(0);
+      sb.append("| ").append(p);
+      sb.append(" | ").append(x.completed()).append(" | ").append(x.failed());
+      sb.append(" | ").append(x.shed());
+      sb.append(" | ").append(ms(x.ttftMs().mean())).append(" | ").append(ms(x.ttftMs().p50()));
+      sb.append(" | ").append(ms(x.ttftMs().p90())).append(" | ").append(ms(x.ttftMs().p99()));
+      sb.append(" | ").append(fmt(x.tpotMs().p50(), 1)).append(" | ");
+      sb.append(fmt(x.tpotMs().p99(), 1));
+      sb.append(" | ").append(ms(x.e2eMs().p50())).append(" | ").append(ms(x.e2eMs().p99()));
+      sb.append(" | ").append(fmt(x.throughputTokPerS(), 0));
+      sb.append(" | ").append(fmt(x.goodputReqPerS(), 2));
+      sb.append(" | ").append(pct(x.prefixHitRate()));
+      sb.append(" | ").append(x.preemptions()).append(" | ").append(x.loraLoads());
+      sb.append(" | ").append(fmt(x.imbalanceCv(), 2));
+      sb.append(" | ").append(x.predictorMape() == null ? "–" : pct(x.predictorMape()));
+      sb.append(" |\n");
+    }
+    sb.append('\n');
+  }
+
+  static String fleet(Scenario s) {
+    StringBuilder sb = new StringBuilder();
+    for (PodGroup g : s.fleet()) {
+      sb.append(sb.isEmpty() ? "" : " + ").append(g.count()).append("×").append(g.gpu());
+    }
+    return sb.toString();
+  }
+
+  static String workload(Scenario s) {
+    double total = 0;
+    for (WorkloadPart p : s.workload()) {
+      total += p.weight();
+    }
+    StringBuilder sb = new StringBuilder();
+    for (WorkloadPart p : s.workload()) {
+      sb.append(sb.isEmpty() ? "" : ", ").append(pct(p.weight() / total)).append(' ');
+      sb.append(p.kind());
+      switch (p.kind()) {
+        case "shared-prefix" ->
+            sb.append(
+                String.format(
+                    " (%d groups, %d-token system prompt, %d-token question, %d-token answer)",
+                    p.groups(), p.systemTokens(), p.questionTokens(), p.outputTokens()));
+        case "multi-turn" ->
+            sb.append(
+                String.format(
+                    " (%d–%d turns, %d-token system prompt, think %.0f s, context ≤ %d)",
+                    p.minTurns(),
+                    p.maxTurns(),
+                    p.systemTokens(),
+                    p.thinkSeconds(),
+                    p.maxContextTokens()));
+        case "rag" ->
+            sb.append(
+                String.format(
+                    Locale.ROOT,
+                    " (%d documents of %d tokens, Zipf %.1f)",
+                    p.documents(),
+                    p.documentTokens(),
+                    p.zipf()));
+        default -> {}
+      }
+    }
+    if (s.lora() != null) {
+      sb.append("; ").append(pct(s.lora().fraction())).append(" of requests on ");
+      sb.append(s.lora().adapters()).append(" LoRA adapters");
+      if (s.lora().weights() != null) {
+        sb.append(" (weights ").append(s.lora().weights()).append(')');
+      } else if (s.lora().zipf() > 0) {
+        sb.append(" (Zipf ").append(s.lora().zipf()).append(')');
+      }
+    }
+    return sb.toString();
+  }
+
+  static String pct(Double v) {
+    if (v == null || Double.isNaN(v)) {
+      return "–";
+    }
+    return String.format(Locale.ROOT, "%.0f%%", v * 100);
+  }
+
+  static String ms(double v) {
+    if (Double.isNaN(v)) {
+      return "–";
+    }
+    return v >= 100 ? String.format(Locale.ROOT, "%,.0f", v) : fmt(v, 1);
+  }
+
+  static String fmt(double v, int decimals) {
+    if (Double.isNaN(v)) {
+      return "–";
+    }
+    return String.format(Locale.ROOT, "%." + decimals + "f", v);
+  }
+}

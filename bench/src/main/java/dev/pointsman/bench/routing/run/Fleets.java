@@ -1,0 +1,43 @@
+package dev.pointsman.bench.routing.run;
+
+import dev.pointsman.bench.routing.scenario.PodGroup;
+import dev.pointsman.bench.routing.scenario.Scenario;
+import dev.pointsman.sim.engine.EngineConfig;
+import dev.pointsman.sim.engine.GpuProfiles;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds a scenario's engine configurations. */
+public final class Fleets {
+  private static final GpuProfiles PROFILES = GpuProfiles.builtIn();
+
+  private Fleets() {}
+
+  /** One engine config per pod, groups in order. */
+  public static List<EngineConfig> configs(Scenario scenario) {
+    List<EngineConfig> out = new ArrayList<>();
+    for (int g = 0; g < scenario.fleet().size(); g++) {
+      out.addAll(group(scenario, g, out.size()));
+    }
+    return out;
+  }
+
+  static List<EngineConfig> group(Scenario scenario, int g, int firstIndex) {
+    PodGroup group = scenario.fleet().get(g);
+    List<EngineConfig> out = new ArrayList<>();
+    try {
+      for (int i = 0; i < group.count(); i++) {
+        out.add(
+            EngineConfig.of(
+                    "pod-" + (firstIndex + i) + "-" + group.gpu(),
+                    scenario.model(),
+                    PROFILES.get(group.gpu()))
+                .withLoras(group.maxLoras(), group.maxCpuLoras()));
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          scenario.name() + ": fleet[" + g + "].gpu: " + e.getMessage(), e);
+    }
+    return out;
+  }
+}

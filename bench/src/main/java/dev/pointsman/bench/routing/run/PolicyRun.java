@@ -1,0 +1,232 @@
+package dev.pointsman.bench.routing.run;
+
+import dev.pointsman.bench.routing.policy.FleetView;
+import dev.pointsman.bench.routing.policy.Policies;
+import dev.pointsman.bench.routing.policy.Route;
+import dev.pointsman.bench.routing.policy.RoutingPolicy;
+import dev.pointsman.bench.routing.scenario.Scenario;
+import dev.pointsman.bench.routing.workload.BenchRequest;
+import dev.pointsman.sim.engine.EngineConfig;
+import dev.pointsman.sim.engine.EngineListener;
+import dev.pointsman.sim.engine.RequestResult;
+import dev.pointsman.sim.engine.SimRequest;
+import dev.pointsman.sim.engine.VirtualCluster;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * One policy on one request stream, in virtual time: scrapes reach the policy every interval (each
+ * pod at its own phase), each arrival is routed on what the policy can see, and the run ends after
+ * a drain period. Deterministic for the same inputs; no wall clock.
+ */
+public final class PolicyRun {
+  private final Scenario scenario;
+  private final Capacity capacity;
+  private final String policyName;
+  private final double load;
+  private final long seed;
+  private final List<BenchRequest> stream;
+  private final double[] firstMs;
+  private final double[] finishMs;
+  private final int[] podOf;
+  private final int[] cached;
+  private final double[] predicted;
+  private final Route.Outcome[] outcome;
+  private final long[][] counters = new long[2][3];
+  private VirtualCluster cluster;
+  private FleetView fleet;
+  private RoutingPolicy policy;
+
+  private PolicyRun(
+      Scenario scenario,
+      Capacity capacity,
+      String policyName,
+      double load,
+      long seed,
+      List<BenchRequest> stream) {
+    this.scenario = scenario;
+    this.capacity = capacity;
+    this.policyName = policyName;
+    this.load = load;
+    this.seed = seed;
+    this.stream = stream;
+    int n = stream.size();
+    firstMs = new double[n];
+    finishMs = new double[n];
+    Arrays.fill(firstMs, Double.NaN);
+    Arrays.fill(finishMs, Double.NaN);
+    podOf = new int[n];
+    Arrays.fill(podOf, -1);
+    cached = new int[n];
+    predicted = new double[n];
+    Arrays.fill(predicted, Double.NaN);
+    outcome = new Route.Outcome[n];
+  }
+
+  /** The arrival rate of {@code load} on this fleet. */
+  public static double rate(Capacity capacity, double load) {
+    return load * capacity.fleetRequestsPerSecond();
+  }
+
+  /** Runs {@code policyName} at {@code load} on the stream of {@code seed}. */
+  public static RunResult run(
+      Scenario scenario, Capacity capacity, String policyName, double load, long seed) {
+    double durationMs = scenario.durationSeconds() * 1000;
+    List<BenchRequest> stream =
+        dev.pointsman.bench.routing.workload.RequestStream.generate(
+            scenario, rate(capacity, load), durationMs, seed);
+    return new PolicyRun(scenario, capacity, policyName, load, seed, stream).execute();
+  }
+
+  private RunResult execute() {
+    List<EngineConfig> configs = Fleets.configs(scenario);
+    cluster = new VirtualCluster(configs, listener());
+    fleet = new FleetView(configs, scenario.model(), cluster);
+    policy = Policies.create(policyName, fleet, new SplittableRandom(seed * 31 + 7));
+    int pods = configs.size();
+    double interval = scenario.scrape().intervalMs();
+    SplittableRandom phases = new SplittableRandom(seed ^ 0x5C2A9EL);
+    double[] nextScrape = new double[pods];
+    for (int i = 0; i < pods; i++) {
+      nextScrape[i] = phases.nextDouble() * scenario.scrape().jitterMs();
+    }
+    double warmupMs = scenario.warmupSeconds() * 1000;
+    double durationMs = scenario.durationSeconds() * 1000;
+    double[] marks = {warmupMs, durationMs};
+    int mark = 0;
+    for (BenchRequest r : stream) {
+      double t = r.arrivalMs();
+      while (true) {
+        int pod = argMin(nextScrape);
+        double scrapeAt = nextScrape[pod];
+        double markAt = mark < marks.length ? marks[mark] : Double.POSITIVE_INFINITY;
+        if (Math.min(scrapeAt, markAt) > t) {
+          break;
+        }
+        if (markAt <= scrapeAt) {
+          cluster.runUntil(markAt);
+          captureCounters(mark++);
+        } else {
+          cluster.runUntil(scrapeAt);
+          fleet.applyScrape(pod, cluster.snapshot(pod));
+          policy.onScrape(pod);
+          nextScrape[pod] += interval;
+        }
+      }
+      cluster.runUntil(t);
+      dispatch(r);
+    }
+    for (; mark < marks.length; mark++) {
+      cluster.runUntil(marks[mark]);
+      captureCounters(mark);
+    }
+    cluster.runUntil(durationMs + scenario.drainSeconds() * 1000);
+    return new Measurements(scenario, capacity, this).result();
+  }
+
+  private void dispatch(BenchRequest r) {
+    int idx = (int) r.id();
+    Route route = policy.route(r);
+    outcome[idx] = route.outcome();
+    if (route.outcome() != Route.Outcome.ROUTED) {
+      return;
+    }
+    try {
+      cluster.submit(r.sim(), route.pod());
+      podOf[idx] = route.pod();
+      predicted[idx] = route.predictedTtftMs();
+    } catch (IllegalArgumentException e) {
+      outcome[idx] = Route.Outcome.FAILED;
+      policy.onFinish(r, route.pod());
+    }
+  }
+
+  private EngineListener listener() {
+    return new EngineListener() {
+      @Override
+      public void onFirstToken(int pod, SimRequest request, double timeMs) {
+        int idx = (int) request.id();
+        firstMs[idx] = timeMs;
+        policy.onFirstToken(stream.get(idx), pod);
+      }
+
+      @Override
+      public void onFinish(RequestResult result) {
+        int idx = (int) result.request().id();
+        finishMs[idx] = result.finishMs();
+        cached[idx] = result.cachedTokens();
+        policy.onFinish(stream.get(idx), result.pod());
+      }
+    };
+  }
+
+  private void captureCounters(int which) {
+    long[] c = counters[which];
+    for (int i = 0; i < cluster.size(); i++) {
+      var k = cluster.snapshot(i).counters();
+      c[0] += k.generationTokens();
+      c[1] += k.preemptions();
+      c[2] += k.loraLoads();
+    }
+  }
+
+  private static int argMin(double[] values) {
+    int best = 0;
+    for (int i = 1; i < values.length; i++) {
+      if (values[i] < values[best]) {
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  // Accessors for Measurements (same package).
+  String policyName() {
+    return policyName;
+  }
+
+  double load() {
+    return load;
+  }
+
+  long seed() {
+    return seed;
+  }
+
+  List<BenchRequest> stream() {
+    return stream;
+  }
+
+  double firstMs(int i) {
+    return firstMs[i];
+  }
+
+  double finishMs(int i) {
+    return finishMs[i];
+  }
+
+  int podOf(int i) {
+    return podOf[i];
+  }
+
+  int cached(int i) {
+    return cached[i];
+  }
+
+  double predicted(int i) {
+    return predicted[i];
+  }
+
+  Route.Outcome outcome(int i) {
+    return outcome[i];
+  }
+
+  long counterDelta(int k) {
+    return counters[1][k] - counters[0][k];
+  }
+
+  int pods() {
+    return cluster.size();
+  }
+}

@@ -1,0 +1,187 @@
+package dev.pointsman.bench.routing.scenario;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A routing-benchmark scenario, as written in {@code bench/scenarios/*.yaml}: the fleet, the
+ * workload mix, the arrival process, the load ladder (fractions of the fleet's calibrated
+ * capacity), run length and warm-up, seeds, metric scraping and SLOs.
+ *
+ * @param name kebab-case name, used for output folders
+ * @param description one line for reports
+ * @param model base model name served by every pod
+ * @param fleet the pods
+ * @param workload the traffic mix (weights are relative)
+ * @param lora LoRA adapter mix, or null for base-model traffic only
+ * @param arrival the arrival process
+ * @param loads the load ladder, fractions of fleet capacity, ascending
+ * @param headlineLoad the load of the TTFT CDF chart and headline table (default 0.5)
+ * @param durationSeconds simulated run length per (policy, load, seed), warm-up included
+ * @param warmupSeconds requests arriving before this are not measured
+ * @param drainSeconds time after the run for queued requests to finish; those still without a
+ *     first token then count as failed (timed out)
+ * @param seeds seeds; each gives a different request stream, the same for every policy
+ * @param sheddableFraction share of requests whose objective allows shedding (default 0)
+ * @param scrape how stale policies' metrics are
+ * @param slo service levels
+ * @param quick the short version
+ * @param variants variants run as scenarios of their own, or null
+ */
+public record Scenario(
+    String name,
+    String description,
+    String model,
+    List<PodGroup> fleet,
+    List<WorkloadPart> workload,
+    LoraMix lora,
+    ArrivalSpec arrival,
+    List<Double> loads,
+    Double headlineLoad,
+    Double durationSeconds,
+    Double warmupSeconds,
+    Double drainSeconds,
+    List<Long> seeds,
+    Double sheddableFraction,
+    ScrapeSpec scrape,
+    Slo slo,
+    QuickSpec quick,
+    List<Variant> variants) {
+
+  public Scenario {
+    if (name == null || !name.matches("[a-z0-9][a-z0-9.-]*")) {
+      throw new IllegalArgumentException(
+          "name: '" + name + "' (expected lower-case letters, digits, '.' and '-')");
+    }
+    description = description == null ? "" : description;
+    model = model == null ? "meta-llama/Llama-3.1-8B-Instruct" : model;
+    fleet = List.copyOf(Check.required("fleet", fleet));
+    if (fleet.isEmpty()) {
+      throw new IllegalArgumentException("fleet: [] (expected at least one pod group)");
+    }
+    workload = List.copyOf(Check.required("workload", workload));
+    if (workload.isEmpty()) {
+      throw new IllegalArgumentException("workload: [] (expected at least one part)");
+    }
+    arrival = arrival == null ? ArrivalSpec.poisson() : arrival;
+    loads = checkLoads("loads", Check.required("loads", loads));
+    headlineLoad = Check.positive("headlineLoad", headlineLoad, 0.5);
+    durationSeconds = Check.positive("durationSeconds", durationSeconds, 120.0);
+    warmupSeconds = Check.nonNegative("warmupSeconds", warmupSeconds, 20.0);
+    if (warmupSeconds >= durationSeconds) {
+      throw new IllegalArgumentException(
+          "warmupSeconds: " + warmupSeconds + " (expected < durationSeconds " + durationSeconds + ")");
+    }
+    drainSeconds = Check.positive("drainSeconds", drainSeconds, 300.0);
+    seeds = List.copyOf(seeds == null ? List.of(1L) : seeds);
+    if (seeds.isEmpty()) {
+      throw new IllegalArgumentException("seeds: [] (expected at least one seed)");
+    }
+    sheddableFraction = Check.fraction("sheddableFraction", sheddableFraction, 0.0);
+    scrape = scrape == null ? ScrapeSpec.defaults() : scrape;
+    slo = slo == null ? Slo.defaults() : slo;
+    variants = variants == null ? null : List.copyOf(variants);
+  }
+
+  private static List<Double> checkLoads(String field, List<Double> loads) {
+    if (loads.isEmpty()) {
+      throw new IllegalArgumentException(field + ": [] (expected at least one load)");
+    }
+    for (int i = 0; i < loads.size(); i++) {
+      Check.positive(field + "[" + i + "]", loads.get(i), 1);
+      if (i > 0 && loads.get(i) <= loads.get(i - 1)) {
+        throw new IllegalArgumentException(
+            field + "[" + i + "]: " + loads.get(i) + " (expected ascending loads)");
+      }
+    }
+    return List.copyOf(loads);
+  }
+
+  /** The scenarios to run: this one, or one per variant. */
+  public List<Scenario> instances() {
+    if (variants == null || variants.isEmpty()) {
+      return List.of(this);
+    }
+    List<Scenario> out = new ArrayList<>();
+    for (int i = 0; i < variants.size(); i++) {
+      Variant v = variants.get(i);
+      try {
+        out.add(
+            new Scenario(
+                name + "-" + v.name(),
+                v.description() != null ? v.description() : description,
+                model,
+                v.fleet() != null ? v.fleet() : fleet,
+                v.workload() != null ? v.workload() : workload,
+                v.lora() != null ? v.lora() : lora,
+                v.arrival() != null ? v.arrival() : arrival,
+                v.loads() != null ? v.loads() : loads,
+                headlineLoad,
+                durationSeconds,
+                warmupSeconds,
+                drainSeconds,
+                seeds,
+                sheddableFraction,
+                scrape,
+                slo,
+                quick,
+                null));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("variants[" + i + "]." + e.getMessage(), e);
+      }
+    }
+    return out;
+  }
+
+  /** The short version of this scenario ({@code --quick}). */
+  public Scenario quickVersion() {
+    QuickSpec q = quick != null ? quick : new QuickSpec(null, null, null);
+    return new Scenario(
+        name,
+        description,
+        model,
+        fleet,
+        workload,
+        lora,
+        arrival,
+        q.loads() != null ? q.loads() : loads,
+        headlineLoad,
+        q.durationSeconds(),
+        Math.min(q.warmupSeconds(), q.durationSeconds() / 2),
+        Math.min(drainSeconds, 120.0),
+        List.of(seeds.get(0)),
+        sheddableFraction,
+        scrape,
+        slo,
+        null,
+        variants);
+  }
+
+  /** A copy with other seeds. */
+  public Scenario withSeeds(List<Long> newSeeds) {
+    return new Scenario(
+        name, description, model, fleet, workload, lora, arrival, loads, headlineLoad,
+        durationSeconds, warmupSeconds, drainSeconds, newSeeds, sheddableFraction, scrape, slo,
+        quick, variants);
+  }
+
+  /** The ladder load closest to {@link #headlineLoad}. */
+  public double headline() {
+    double best = loads.get(0);
+    for (double l : loads) {
+      if (Math.abs(l - headlineLoad) < Math.abs(best - headlineLoad)) {
+        best = l;
+      }
+    }
+    return best;
+  }
+
+  /** Total pods. */
+  public int pods() {
+    int n = 0;
+    for (PodGroup g : fleet) {
+      n += g.count();
+    }
+    return n;
+  }
+}

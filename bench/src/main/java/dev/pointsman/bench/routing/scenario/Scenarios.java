@@ -1,0 +1,64 @@
+package dev.pointsman.bench.routing.scenario;
+
+import dev.pointsman.sim.engine.YamlFiles;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Finds and reads scenario files. A name such as {@code s1} or {@code s1-heterogeneous} resolves
+ * to a shipped scenario (from {@code bench/scenarios/}, packaged on the classpath); anything else
+ * is a path to a YAML file.
+ */
+public final class Scenarios {
+  /** The shipped scenarios, in order. */
+  public static final List<String> SHIPPED =
+      List.of(
+          "s1-heterogeneous",
+          "s2-bursty",
+          "s3-shared-prefix",
+          "s4-multi-lora",
+          "s5-mixed");
+
+  private static final String RESOURCE_DIR = "/dev/pointsman/bench/scenarios/";
+
+  private Scenarios() {}
+
+  /** Reads the scenario that {@code nameOrPath} names. */
+  public static Scenario load(String nameOrPath) {
+    Path path = Path.of(nameOrPath);
+    if (Files.isRegularFile(path)) {
+      try (InputStream in = Files.newInputStream(path)) {
+        return YamlFiles.read(in, Scenario.class, path.toString());
+      } catch (IOException e) {
+        throw new IllegalArgumentException(path + ": cannot read (" + e.getMessage() + ")", e);
+      }
+    }
+    String shipped = shippedName(nameOrPath);
+    try (InputStream in = Scenarios.class.getResourceAsStream(RESOURCE_DIR + shipped + ".yaml")) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + RESOURCE_DIR + shipped + ".yaml");
+      }
+      return YamlFiles.read(in, Scenario.class, shipped + ".yaml");
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read shipped scenario " + shipped, e);
+    }
+  }
+
+  private static String shippedName(String name) {
+    String n = name.toLowerCase(Locale.ROOT);
+    if (n.endsWith(".yaml")) {
+      n = n.substring(0, n.length() - 5);
+    }
+    for (String s : SHIPPED) {
+      if (s.equals(n) || s.startsWith(n + "-")) {
+        return s;
+      }
+    }
+    throw new IllegalArgumentException(
+        "--scenario: '" + name + "' (expected a YAML file or one of s1..s5 " + SHIPPED + ")");
+  }
+}

@@ -1,0 +1,26 @@
+package dev.pointsman.bench.routing.scenario;
+
+import java.util.List;
+
+/**
+ * A variant of a scenario: its name is appended to the scenario's, and each non-null field
+ * replaces the scenario's. Each variant runs, and is reported, as a scenario of its own.
+ */
+public record Variant(
+    String name,
+    String description,
+    List<PodGroup> fleet,
+    List<WorkloadPart> workload,
+    LoraMix lora,
+    ArrivalSpec arrival,
+    List<Double> loads) {
+  public Variant {
+    if (name == null || !name.matches("[a-z0-9][a-z0-9.-]*")) {
+      throw new IllegalArgumentException(
+          "name: '" + name + "' (expected lower-case letters, digits, '.' and '-')");
+    }
+    fleet = fleet == null ? null : List.copyOf(fleet);
+    workload = workload == null ? null : List.copyOf(workload);
+    loads = loads == null ? null : List.copyOf(loads);
+  }
+}

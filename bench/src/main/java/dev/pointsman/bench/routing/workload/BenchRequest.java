@@ -1,0 +1,26 @@
+package dev.pointsman.bench.routing.workload;
+
+import dev.pointsman.sim.engine.SimRequest;
+
+/**
+ * One request of a stream: what the simulator runs, plus what the gateway would know.
+ *
+ * @param sim the engine's view (segments, output length, adapter)
+ * @param kind the workload part it came from ({@code sharegpt}, {@code rag}, …)
+ * @param sheddable whether its objective allows shedding
+ */
+public record BenchRequest(SimRequest sim, String kind, boolean sheddable) {
+
+  public long id() {
+    return sim.id();
+  }
+
+  public double arrivalMs() {
+    return sim.arrivalMs();
+  }
+
+  /** The LoRA adapter, or null for the base model. */
+  public String adapterOrNull() {
+    return sim.adapter().isEmpty() ? null : sim.adapter();
+  }
+}

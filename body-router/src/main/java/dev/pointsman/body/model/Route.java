@@ -1,0 +1,14 @@
+package dev.pointsman.body.model;
+
+import java.util.List;
+
+/** What a model id resolves to, before the requested id is attached. */
+record Route(String canonicalModel, String baseModel, String adapter, List<PoolTarget> pools) {
+  Route {
+    pools = List.copyOf(pools);
+  }
+
+  Resolution resolution(String requested) {
+    return new Resolution(requested, canonicalModel, baseModel, adapter, pools);
+  }
+}

@@ -1,0 +1,78 @@
+package dev.pointsman.config;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Reads configuration records from YAML. Every failure becomes an {@link IllegalArgumentException}
+ * whose message names the path of the bad value, e.g. {@code pools[1].endpoints[0].address: ...}.
+ */
+public final class Yaml {
+  private static final ObjectMapper YAML =
+      new ObjectMapper(new YAMLFactory())
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  private Yaml() {}
+
+  /** The shared mapper (thread-safe once configured). */
+  public static ObjectMapper mapper() {
+    return YAML;
+  }
+
+  /**
+   * Parses {@code yaml} into {@code type}. {@code what} names the document (a file name) in front
+   * of every message, or is null for messages that start with the path.
+   */
+  public static <T> T read(String yaml, Class<T> type, String what) {
+    String prefix = what == null ? "" : what + ": ";
+    try {
+      T value = YAML.readValue(yaml, type);
+      if (value == null) {
+        throw new IllegalArgumentException(prefix + "empty (expected a YAML mapping)");
+      }
+      return value;
+    } catch (JsonMappingException e) {
+      throw new IllegalArgumentException(prefix + message(e), e);
+    } catch (JacksonException e) {
+      throw new IllegalArgumentException(prefix + "not valid YAML: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  /** Reads a YAML file; the file name prefixes every message. */
+  public static <T> T readFile(Path file, Class<T> type) {
+    try {
+      return read(Files.readString(file), type, file.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A message naming the path of the value that failed. */
+  public static String message(JsonMappingException e) {
+    StringBuilder path = new StringBuilder();
+    for (JsonMappingException.Reference ref : e.getPath()) {
+      if (ref.getFieldName() != null) {
+        path.append(path.isEmpty() ? "" : ".").append(ref.getFieldName());
+      } else if (ref.getIndex() >= 0) {
+        path.append('[').append(ref.getIndex()).append(']');
+      }
+    }
+    if (e instanceof UnrecognizedPropertyException u) {
+      return path + ": unknown property (expected one of " + u.getKnownPropertyIds() + ")";
+    }
+    Throwable cause = e.getCause();
+    if (cause instanceof IllegalArgumentException) {
+      return (path.isEmpty() ? "" : path + ".") + cause.getMessage();
+    }
+    return (path.isEmpty() ? "(root)" : path) + ": " + e.getOriginalMessage();
+  }
+}

@@ -1,0 +1,102 @@
+package dev.pointsman.extproc;
+
+import com.google.protobuf.ListValue;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
+import io.envoyproxy.envoy.config.core.v3.HeaderValue;
+import io.envoyproxy.envoy.config.core.v3.Metadata;
+import io.envoyproxy.envoy.service.ext_proc.v3.HttpHeaders;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * What the picker reads from a request's headers and Envoy's metadata.
+ *
+ * @param method {@code :method}
+ * @param path {@code :path} without the query string
+ * @param contentType {@code content-type}, or null
+ * @param requestId {@code x-request-id}, generated when absent
+ * @param requestIdGenerated whether the id was generated here (and must be set on the request)
+ * @param objective {@code x-gateway-inference-objective}, or null
+ * @param subset the subset hint ({@code envoy.lb.subset_hint}), or null when absent
+ */
+public record RequestHead(
+    String method,
+    String path,
+    String contentType,
+    String requestId,
+    boolean requestIdGenerated,
+    String objective,
+    Set<String> subset) {
+
+  static final String SUBSET_NAMESPACE = "envoy.lb.subset_hint";
+  static final String SUBSET_KEY = "x-gateway-destination-endpoint-subset";
+
+  public static RequestHead from(HttpHeaders headers, Metadata metadata) {
+    String method = "";
+    String path = "";
+    String contentType = null;
+    String requestId = null;
+    String objective = null;
+    for (HeaderValue h : headers.getHeaders().getHeadersList()) {
+      String v = value(h);
+      switch (h.getKey()) {
+        case ":method" -> method = v;
+        case ":path" -> path = stripQuery(v);
+        case "content-type" -> contentType = v;
+        case "x-request-id" -> requestId = v.isBlank() ? null : v;
+        case "x-gateway-inference-objective" -> objective = v.isBlank() ? null : v;
+        default -> {}
+      }
+    }
+    boolean generated = requestId == null;
+    if (generated) {
+      requestId = UUID.randomUUID().toString();
+    }
+    return new RequestHead(
+        method, path, contentType, requestId, generated, objective, subset(metadata));
+  }
+
+  /** Envoy sends {@code raw_value}; older senders use {@code value}. */
+  private static String value(HeaderValue h) {
+    return h.getRawValue().isEmpty()
+        ? h.getValue()
+        : h.getRawValue().toString(StandardCharsets.UTF_8);
+  }
+
+  private static String stripQuery(String path) {
+    int q = path.indexOf('?');
+    return q < 0 ? path : path.substring(0, q);
+  }
+
+  private static Set<String> subset(Metadata metadata) {
+    if (metadata == null) {
+      return null;
+    }
+    Struct hint = metadata.getFilterMetadataMap().get(SUBSET_NAMESPACE);
+    if (hint == null || !hint.containsFields(SUBSET_KEY)) {
+      return null;
+    }
+    Value v = hint.getFieldsOrThrow(SUBSET_KEY);
+    Set<String> out = new LinkedHashSet<>();
+    if (v.hasListValue()) {
+      ListValue list = v.getListValue();
+      for (Value item : list.getValuesList()) {
+        addAll(out, item.getStringValue());
+      }
+    } else {
+      addAll(out, v.getStringValue());
+    }
+    return out;
+  }
+
+  private static void addAll(Set<String> out, String csv) {
+    for (String part : csv.split(",")) {
+      if (!part.isBlank()) {
+        out.add(part.trim());
+      }
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package dev.pointsman.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pointsman.body.router.BodyRouterConfig;
+import dev.pointsman.picker.config.PickerConfig;
+import dev.pointsman.sim.server.FleetConfig;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The example files the README points at stay valid. */
+class ExamplesTest {
+  private static final Path EXAMPLES = Path.of("..", "..", "examples");
+
+  @Test
+  void pickerExampleIsValid() {
+    PickerConfig c = PickerConfig.load(EXAMPLES.resolve("picker.yaml"));
+    assertThat(c.pools()).singleElement().satisfies(p -> assertThat(p.endpoints()).hasSize(4));
+    assertThat(c.modelsConfig().defaultModel()).isEqualTo("llama");
+  }
+
+  @Test
+  void bodyRouterExampleIsValid() {
+    assertThat(BodyRouterConfig.load(EXAMPLES.resolve("body-router.yaml")).discovery()).hasSize(1);
+  }
+
+  @Test
+  void fleetExampleIsValid() {
+    assertThat(FleetConfig.load(EXAMPLES.resolve("fleet.yaml")).pods()).hasSize(4);
+  }
+}

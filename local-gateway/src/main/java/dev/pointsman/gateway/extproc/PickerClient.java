@@ -1,0 +1,87 @@
+package dev.pointsman.gateway.extproc;
+
+import dev.pointsman.gateway.config.HostPort;
+import dev.pointsman.gateway.config.PickerSection;
+import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.NettyChannelBuilder;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.io.ByteArrayInputStream;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+
+/**
+ * The gRPC channel to the picker: HTTP/2, TLS trusting the configured certificate (or plaintext),
+ * on the gateway's event loops, with a short connect timeout so an unreachable picker fails a
+ * request fast. Calls fail at once while the channel is in backoff (no wait-for-ready), as Envoy's
+ * do. Thread-safe.
+ */
+public final class PickerClient implements AutoCloseable {
+  private static final long KEEPALIVE_SECONDS = 30;
+
+  private final ManagedChannel channel;
+  private final ExternalProcessorGrpc.ExternalProcessorStub stub;
+
+  public PickerClient(PickerSection picker, Duration connectTimeout, EventLoopGroup group) {
+    HostPort target = picker.hostPort();
+    NettyChannelBuilder builder =
+        NettyChannelBuilder.forAddress(target.host(), target.port())
+            .eventLoopGroup(group)
+            .channelType(NioSocketChannel.class)
+            .directExecutor()
+            .withOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
+            .keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS);
+    if (picker.plaintext()) {
+      builder.usePlaintext();
+    } else {
+      builder.sslContext(sslContext(picker));
+      if (picker.authority() != null) {
+        builder.overrideAuthority(picker.authority());
+      }
+    }
+    this.channel = builder.build();
+    this.stub = ExternalProcessorGrpc.newStub(channel);
+  }
+
+  private static SslContext sslContext(PickerSection picker) {
+    try {
+      SslContextBuilder b = GrpcSslContexts.forClient();
+      if (picker.caPem() != null) {
+        b.trustManager(
+            new ByteArrayInputStream(picker.caPem().getBytes(StandardCharsets.US_ASCII)));
+      } else if (picker.caFile() != null) {
+        b.trustManager(new File(picker.caFile()));
+      }
+      return b.build();
+    } catch (SSLException | IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "picker.caFile/caPem: unusable certificate (" + e.getMessage() + ")", e);
+    }
+  }
+
+  /** Opens one stream; {@code listener} is called on {@code executor}. */
+  public ExtProcCall open(Executor executor, ExtProcCall.Listener listener) {
+    ExtProcCall call = new ExtProcCall(executor, listener);
+    stub.process(call);
+    return call;
+  }
+
+  @Override
+  public void close() {
+    channel.shutdownNow();
+    try {
+      channel.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

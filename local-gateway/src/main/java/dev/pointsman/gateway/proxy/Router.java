@@ -1,0 +1,66 @@
+package dev.pointsman.gateway.proxy;
+
+import dev.pointsman.gateway.config.HostPort;
+import dev.pointsman.gateway.http.HeaderList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The route table of the Envoy config: a request carrying {@code x-gateway-destination-endpoint}
+ * takes the ORIGINAL_DST route, whose host is read from that header when the upstream connection is
+ * chosen; any other request takes the fallback route, round-robin over the default endpoints, or
+ * gets 503 when there are none. Thread-safe (the round-robin counter is atomic).
+ */
+final class Router {
+  static final String DESTINATION = "x-gateway-destination-endpoint";
+
+  private final List<HostPort> fallback;
+  private final AtomicInteger next = new AtomicInteger();
+
+  Router(List<HostPort> fallback) {
+    this.fallback = List.copyOf(fallback);
+  }
+
+  /** The route matching {@code headers}: what Envoy caches until {@code clear_route_cache}. */
+  Route match(HeaderList headers) {
+    if (headers.contains(DESTINATION)) {
+      return Route.ORIGINAL_DST;
+    }
+    return fallback.isEmpty() ? Route.NONE : Route.FALLBACK;
+  }
+
+  /** The upstream host for {@code route}, read at connection time as Envoy's load balancer does. */
+  Target target(Route route, HeaderList headers) {
+    return switch (route) {
+      case ORIGINAL_DST -> originalDestination(headers.get(DESTINATION));
+      case FALLBACK ->
+          new Target.Host(fallback.get(Math.floorMod(next.getAndIncrement(), fallback.size())));
+      case NONE -> new Target.None("no route: no destination header and no fallback endpoints");
+    };
+  }
+
+  private static Target originalDestination(String value) {
+    if (value == null) {
+      return new Target.None("no healthy upstream: the destination header was removed");
+    }
+    try {
+      return new Target.Host(HostPort.parseIpLiteral(value.strip()));
+    } catch (IllegalArgumentException e) {
+      return new Target.None("no healthy upstream: " + DESTINATION + " " + e.getMessage());
+    }
+  }
+
+  /** The cached route of a request. */
+  enum Route {
+    ORIGINAL_DST,
+    FALLBACK,
+    NONE
+  }
+
+  /** Where a request goes: a host, or nowhere (503). */
+  sealed interface Target {
+    record Host(HostPort address) implements Target {}
+
+    record None(String why) implements Target {}
+  }
+}

@@ -1,0 +1,63 @@
+package dev.pointsman.gateway.telemetry;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * The gateway's meters: requests by status (499 for a client that went away), upstream errors and
+ * ext_proc stream errors by kind. Label values are bounded (status codes, a few kinds).
+ * Thread-safe.
+ */
+public final class GatewayMetrics {
+  private final MeterRegistry registry;
+
+  public GatewayMetrics(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** Meters kept in memory only. */
+  public static GatewayMetrics inMemory() {
+    return new GatewayMetrics(new SimpleMeterRegistry());
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  public void request(int status) {
+    Counter.builder("pointsman_gateway_requests")
+        .description("Requests answered by the local gateway, by HTTP status")
+        .tag("status", Integer.toString(status))
+        .register(registry)
+        .increment();
+  }
+
+  /** {@code kind}: connect, reset, no_route, timeout. */
+  public void upstreamError(String kind) {
+    Counter.builder("pointsman_gateway_upstream_errors")
+        .description("Model-server connection failures and resets")
+        .tag("kind", kind)
+        .register(registry)
+        .increment();
+  }
+
+  /** {@code kind}: failed (stream error), spurious (bad message), closed (ended early). */
+  public void extProcError(String kind) {
+    Counter.builder("pointsman_gateway_ext_proc_errors")
+        .description("ext_proc streams that failed or misbehaved")
+        .tag("kind", kind)
+        .register(registry)
+        .increment();
+  }
+
+  /** The current count of requests answered with {@code status}. */
+  public double requests(int status) {
+    Counter c =
+        registry
+            .find("pointsman_gateway_requests")
+            .tag("status", Integer.toString(status))
+            .counter();
+    return c == null ? 0 : c.count();
+  }
+}

@@ -1,0 +1,204 @@
+package dev.pointsman.picker.app;
+
+import dev.pointsman.body.model.ModelResolver;
+import dev.pointsman.body.request.ParserLimits;
+import dev.pointsman.body.request.RequestParser;
+import dev.pointsman.picker.config.PickerConfig;
+import dev.pointsman.picker.config.PoolConfig;
+import dev.pointsman.picker.datastore.Datastore;
+import dev.pointsman.picker.datastore.PoolDefinition;
+import dev.pointsman.picker.extproc.ExtProcService;
+import dev.pointsman.picker.routing.Objectives;
+import dev.pointsman.picker.routing.OneHopRouter;
+import dev.pointsman.picker.routing.PolicyRegistry;
+import dev.pointsman.picker.scheduling.InFlightTracker;
+import dev.pointsman.picker.scheduling.Plugins;
+import dev.pointsman.picker.scheduling.Scheduler;
+import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
+import dev.pointsman.picker.scrape.ScrapeTarget;
+import dev.pointsman.picker.scrape.Scraper;
+import dev.pointsman.picker.telemetry.DecisionLog;
+import dev.pointsman.picker.telemetry.PickerMetrics;
+import dev.pointsman.picker.telemetry.PoolGauges;
+import dev.pointsman.picker.telemetry.ScrapeMetrics;
+import dev.pointsman.runtime.AdminServer;
+import dev.pointsman.runtime.GrpcServer;
+import dev.pointsman.runtime.Metrics;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The endpoint picker, wired: datastore and scraper, scheduler, routing, the ext_proc gRPC service
+ * and the admin HTTP server. Wiring only; every part is tested on its own.
+ */
+public final class PickerApp implements AutoCloseable {
+  /** Prompt text kept per request: the prefix index reads 256 blocks of 64 characters. */
+  private static final int PREFIX_CHARS = 256 * 64;
+
+  /** Prefix blocks remembered per endpoint (about 500k tokens of prompt). */
+  private static final int PREFIX_BLOCKS_PER_ENDPOINT = 31_250;
+
+  private final PickerConfig config;
+  private final Metrics metrics;
+  private final InFlightTracker inFlight = new InFlightTracker();
+  private final PrefixIndex prefixIndex = new PrefixIndex(PREFIX_BLOCKS_PER_ENDPOINT);
+  private final Datastore datastore;
+  private final ScheduledExecutorService scrapeExecutor;
+  private final Scraper scraper;
+  private final PolicyRegistry policies = PolicyRegistry.withDefaults();
+  private final DecisionLog decisions;
+  private final AtomicReference<ModelResolver> resolver = new AtomicReference<>();
+  private final GrpcServer grpc;
+  private final AdminServer admin;
+  private final List<AutoCloseable> started = new ArrayList<>();
+
+  /**
+   * @param config the validated configuration
+   * @param boundPool serve only this pool (Endpoint Picker Protocol mode), or null for one hop
+   */
+  public PickerApp(PickerConfig config, String boundPool) {
+    this.config = config;
+    if (boundPool != null) {
+      config.pool(boundPool);
+    }
+    this.metrics = Metrics.create("pointsman-picker");
+    this.datastore = new Datastore(config.scrape().datastore(), inFlight, System::nanoTime);
+    this.scrapeExecutor = Executors.newScheduledThreadPool(1, daemon("pointsman-scrape"));
+    this.scraper =
+        new Scraper(
+            config.scrape().scraper(),
+            Scraper.newHttpClient(Duration.ofMillis(config.scrape().timeoutMillis())),
+            scrapeExecutor,
+            System::nanoTime,
+            datastore,
+            new ScrapeMetrics(metrics.registry()));
+    datastore.addMembershipListener(
+        m -> {
+          scraper.setTargets(m.targets());
+          prefixIndex.retain(m.addresses());
+        });
+    this.decisions = new DecisionLog(config.decisionLog(), InstantSource.system());
+    resolver.set(ModelResolver.of(config.modelsConfig()));
+    Scheduler scheduler =
+        new Scheduler(prefixIndex, inFlight, PrefixHasher.DEFAULT, System::nanoTime);
+    OneHopRouter router =
+        new OneHopRouter(
+            resolver::get,
+            datastore::snapshot,
+            policies,
+            scheduler,
+            new Objectives(config.objectives()),
+            ThreadLocalRandom::current,
+            boundPool);
+    io.grpc.BindableService service =
+        ExtProcService.create(
+            router,
+            new RequestParser(
+                new ParserLimits(config.extProcSettings().maxBodyBytes(), PREFIX_CHARS, 64)),
+            config.extProcSettings(),
+            new PickerMetrics(metrics.registry(), decisions),
+            System::nanoTime);
+    this.grpc =
+        new GrpcServer(
+            config.grpc().toServerConfig(), List.of(service), List.of(ExtProcService.SERVICE_NAME));
+    this.admin =
+        new AdminServer(config.admin().toServerConfig(), metrics.registry(), this::ready)
+            .register("/debug/decisions", decisions::recent);
+    loadPools(boundPool);
+  }
+
+  private void loadPools(String boundPool) {
+    List<PoolDefinition> defs = new ArrayList<>();
+    PoolGauges gauges = new PoolGauges(metrics.registry(), datastore, inFlight);
+    for (PoolConfig p : config.pools()) {
+      if (boundPool != null && !p.name().equals(boundPool)) {
+        continue;
+      }
+      defs.add(new PoolDefinition(p.name(), p.engineType(), p.toEndpoints()));
+      policies.set(p.name(), Plugins.build(p.policy()));
+      gauges.register(p.name());
+    }
+    datastore.setPools(defs);
+  }
+
+  /** Starts serving. Readiness follows the datastore: true once every pool has been scraped. */
+  public PickerApp start() {
+    admin.start();
+    started.add(admin);
+    grpc.start();
+    started.add(grpc);
+    scrapeExecutor.scheduleWithFixedDelay(
+        () -> grpc.setReady(ready()), 0, 100, java.util.concurrent.TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  public boolean ready() {
+    return datastore.ready();
+  }
+
+  public int grpcPort() {
+    return grpc.port();
+  }
+
+  public int adminPort() {
+    return admin.port();
+  }
+
+  public Optional<String> certificatePem() {
+    return grpc.certificatePem();
+  }
+
+  public Datastore datastore() {
+    return datastore;
+  }
+
+  public PolicyRegistry policies() {
+    return policies;
+  }
+
+  /**
+   * The model resolver in force; replace it (e.g. from ModelRoutes or discovery) and the next
+   * request uses the new one.
+   */
+  public AtomicReference<ModelResolver> resolver() {
+    return resolver;
+  }
+
+  public InFlightTracker inFlight() {
+    return inFlight;
+  }
+
+  public List<ScrapeTarget> scrapeTargets() {
+    return List.copyOf(scraper.targets());
+  }
+
+  /** Blocks until the gRPC server has terminated. */
+  public void awaitTermination() throws InterruptedException {
+    grpc.awaitTermination();
+  }
+
+  @Override
+  public void close() {
+    grpc.close();
+    scraper.close();
+    scrapeExecutor.shutdownNow();
+    admin.close();
+    metrics.close();
+  }
+
+  static java.util.concurrent.ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

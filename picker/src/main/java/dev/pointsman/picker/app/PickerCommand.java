@@ -1,0 +1,91 @@
+package dev.pointsman.picker.app;
+
+import dev.pointsman.picker.config.PickerConfig;
+import dev.pointsman.runtime.Shutdown;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code pointsman picker}: the ext_proc endpoint picker. */
+@Command(
+    name = "picker",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs the endpoint picker: Envoy's ext_proc service that reads each request's model,",
+      "picks the pool and the model-server endpoint, and routes the request there."
+    })
+public final class PickerCommand implements Callable<Integer> {
+
+  @Option(names = "--config", description = "Picker config file (local mode).")
+  Path config;
+
+  @Option(
+      names = "--pool",
+      description = "Serve only this pool, as a Gateway API Inference Extension endpoint picker.")
+  String pool;
+
+  @Option(names = "--kubernetes", description = "Read pools and policies from the cluster.")
+  boolean kubernetes;
+
+  @Option(names = "--grpc-port", description = "Override grpc.port.")
+  Integer grpcPort;
+
+  @Option(names = "--admin-port", description = "Override admin.port.")
+  Integer adminPort;
+
+  @Option(names = "--plaintext", description = "Serve gRPC without TLS (local use only).")
+  boolean plaintext;
+
+  @Override
+  public Integer call() throws Exception {
+    if (kubernetes) {
+      System.err.println(
+          "pointsman picker: --kubernetes is not available in this build yet; use --config FILE");
+      return 2;
+    }
+    if (config == null) {
+      System.err.println("pointsman picker: --config FILE is required (local mode)");
+      return 2;
+    }
+    PickerConfig cfg;
+    PickerApp app;
+    try {
+      cfg = overrides(PickerConfig.load(config));
+      app = new PickerApp(cfg, pool);
+    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+      System.err.println("pointsman picker: " + e.getMessage());
+      return 2;
+    }
+    app.start();
+    new Shutdown(List.of(app), Duration.ofSeconds(35)).installHook();
+    System.out.printf(
+        "pointsman picker: ext_proc on :%d (%s), admin on :%d, pools %s%n",
+        app.grpcPort(), cfg.grpc().tls(), app.adminPort(), app.datastore().pools());
+    app.awaitTermination();
+    return 0;
+  }
+
+  private PickerConfig overrides(PickerConfig c) {
+    var grpc = c.grpc();
+    if (grpcPort != null) {
+      grpc = grpc.withPort(grpcPort);
+    }
+    if (plaintext) {
+      grpc = grpc.withTls("plaintext");
+    }
+    var admin = adminPort == null ? c.admin() : c.admin().withPort(adminPort);
+    return new PickerConfig(
+        grpc,
+        admin,
+        c.extProc(),
+        c.scrape(),
+        c.models(),
+        c.defaultModel(),
+        c.pools(),
+        c.objectives(),
+        c.decisionLog());
+  }
+}

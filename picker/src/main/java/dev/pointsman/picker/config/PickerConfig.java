@@ -1,0 +1,104 @@
+package dev.pointsman.picker.config;
+
+import dev.pointsman.body.model.ModelEntry;
+import dev.pointsman.body.model.ModelsConfig;
+import dev.pointsman.config.AdminSection;
+import dev.pointsman.config.ExtProcSection;
+import dev.pointsman.config.GrpcSection;
+import dev.pointsman.config.Yaml;
+import dev.pointsman.extproc.ExtProcSettings;
+import dev.pointsman.picker.routing.Objectives;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The picker's configuration file (local mode). Every section is optional except {@code pools};
+ * omitted values take production defaults. Validation messages name the path of the bad value.
+ *
+ * @param grpc the ext_proc gRPC listener
+ * @param admin the admin HTTP listener ({@code /metrics}, health, {@code /debug/decisions})
+ * @param extProc protocol settings; must match the Envoy filter
+ * @param scrape model-server metrics scraping
+ * @param models served model names, aliases and LoRA adapters, and their pools
+ * @param defaultModel the model used when a request names none, or null
+ * @param pools the pools of model-server endpoints
+ * @param objectives named inference objectives (priorities)
+ * @param decisionLog how many recent decisions {@code /debug/decisions} keeps
+ */
+public record PickerConfig(
+    GrpcSection grpc,
+    AdminSection admin,
+    ExtProcSection extProc,
+    ScrapeSection scrape,
+    List<ModelEntry> models,
+    String defaultModel,
+    List<PoolConfig> pools,
+    List<Objectives.Objective> objectives,
+    Integer decisionLog) {
+
+  public PickerConfig {
+    grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
+    admin = admin == null ? AdminSection.DEFAULTS : admin;
+    extProc = extProc == null ? ExtProcSection.DEFAULTS : extProc;
+    scrape = scrape == null ? ScrapeSection.DEFAULTS : scrape;
+    models = models == null ? List.of() : List.copyOf(models);
+    objectives = objectives == null ? List.of() : List.copyOf(objectives);
+    decisionLog = decisionLog == null ? 256 : decisionLog;
+    if (pools == null || pools.isEmpty()) {
+      throw new IllegalArgumentException("pools: [] (expected at least one pool)");
+    }
+    pools = List.copyOf(pools);
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < pools.size(); i++) {
+      if (!names.add(pools.get(i).name())) {
+        throw new IllegalArgumentException(
+            "pools[" + i + "].name: '" + pools.get(i).name() + "' (already used by another pool)");
+      }
+    }
+    if (decisionLog < 0 || decisionLog > 100_000) {
+      throw new IllegalArgumentException("decisionLog: " + decisionLog + " (expected 0..100000)");
+    }
+  }
+
+  /** Reads and validates a config file. */
+  public static PickerConfig load(Path file) {
+    return Yaml.readFile(file, PickerConfig.class);
+  }
+
+  /** Reads and validates YAML text. */
+  public static PickerConfig parse(String yaml) {
+    return Yaml.read(yaml, PickerConfig.class, null);
+  }
+
+  /**
+   * The models section; when no models are listed, each pool serves the models named in its {@code
+   * models} list.
+   */
+  public ModelsConfig modelsConfig() {
+    if (!models.isEmpty()) {
+      return new ModelsConfig(models, defaultModel);
+    }
+    return new ModelsConfig(PoolConfig.impliedModels(pools), defaultModel);
+  }
+
+  /** The ext_proc settings in force: the picker streams full-duplex unless told otherwise. */
+  public ExtProcSettings extProcSettings() {
+    return extProc.toSettings(ExtProcSettings.DEFAULTS);
+  }
+
+  public PoolConfig pool(String name) {
+    return pools.stream()
+        .filter(p -> p.name().equals(name))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "pool: '"
+                        + name
+                        + "' (expected one of "
+                        + pools.stream().map(PoolConfig::name).toList()
+                        + ")"));
+  }
+}

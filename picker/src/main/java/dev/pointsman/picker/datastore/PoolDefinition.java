@@ -1,0 +1,46 @@
+package dev.pointsman.picker.datastore;
+
+import dev.pointsman.picker.scheduling.Endpoint;
+import dev.pointsman.picker.scrape.Engine;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A pool's membership: the endpoints serving one model with one engine.
+ *
+ * @param name pool name
+ * @param engine the engine every endpoint runs
+ * @param endpoints the endpoints, each naming this pool, each address once; order is kept in
+ *     snapshots
+ */
+public record PoolDefinition(String name, Engine engine, List<Endpoint> endpoints) {
+  public PoolDefinition {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(engine, "engine");
+    if (name.isBlank()) {
+      throw new IllegalArgumentException("pool name: '" + name + "' (expected non-blank)");
+    }
+    endpoints = List.copyOf(endpoints);
+    Set<String> seen = new HashSet<>();
+    for (Endpoint e : endpoints) {
+      if (!e.pool().equals(name)) {
+        throw new IllegalArgumentException(
+            "pool '"
+                + name
+                + "': endpoint "
+                + e.address()
+                + " names pool '"
+                + e.pool()
+                + "' (expected '"
+                + name
+                + "')");
+      }
+      if (!seen.add(e.address())) {
+        throw new IllegalArgumentException(
+            "pool '" + name + "': endpoint " + e.address() + " listed twice (expected once)");
+      }
+    }
+  }
+}

@@ -1,0 +1,43 @@
+package dev.pointsman.picker.extproc;
+
+import dev.pointsman.body.request.RequestParser;
+import dev.pointsman.extproc.ExtProcEvents;
+import dev.pointsman.extproc.ExtProcSettings;
+import dev.pointsman.extproc.ExternalProcessorService;
+import dev.pointsman.picker.routing.Routing;
+import io.grpc.BindableService;
+import java.util.function.LongSupplier;
+
+/**
+ * The endpoint picker's ext_proc service: the shared protocol implementation ({@link
+ * ExternalProcessorService}) with the picker's routing decision.
+ */
+public final class ExtProcService {
+  /** The gRPC service name, for health checks. */
+  public static final String SERVICE_NAME = ExternalProcessorService.SERVICE_NAME;
+
+  private ExtProcService() {}
+
+  /** Builds the gRPC service. */
+  public static BindableService create(
+      Routing routing,
+      RequestParser parser,
+      ExtProcSettings settings,
+      ExtProcObserver observer,
+      LongSupplier nanoClock) {
+    ExtProcEvents events =
+        new ExtProcEvents() {
+          @Override
+          public void onRejected(String reason, int httpStatus) {
+            observer.onRejected(reason, httpStatus);
+          }
+
+          @Override
+          public void onStreamEnd(String how) {
+            observer.onStreamEnd(how);
+          }
+        };
+    return new ExternalProcessorService(
+        new PickerHandler(routing, observer, nanoClock), parser, settings, events, nanoClock);
+  }
+}

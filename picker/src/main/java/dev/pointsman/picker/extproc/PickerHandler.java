@@ -1,0 +1,70 @@
+package dev.pointsman.picker.extproc;
+
+import dev.pointsman.body.request.ParsedRequest;
+import dev.pointsman.extproc.ExtProcHandler;
+import dev.pointsman.extproc.RequestHead;
+import dev.pointsman.extproc.Responses;
+import dev.pointsman.extproc.Verdict;
+import dev.pointsman.picker.routing.RouteInput;
+import dev.pointsman.picker.routing.RouteOutcome;
+import dev.pointsman.picker.routing.Routing;
+import dev.pointsman.picker.scheduling.Candidate;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * The endpoint picker's decision: route the request, set {@code x-gateway-destination-endpoint}
+ * (exactly one {@code ip:port}, as an ORIGINAL_DST cluster requires) and the {@code envoy.lb}
+ * metadata (the primary, then any fallbacks, for data planes that retry through them), and release
+ * the in-flight hold exactly once when the request ends.
+ */
+final class PickerHandler implements ExtProcHandler {
+  private final Routing routing;
+  private final ExtProcObserver observer;
+  private final LongSupplier clock;
+
+  PickerHandler(Routing routing, ExtProcObserver observer, LongSupplier clock) {
+    this.routing = routing;
+    this.observer = observer;
+    this.clock = clock;
+  }
+
+  @Override
+  public Verdict decide(RequestHead head, ParsedRequest body) {
+    RouteInput input = new RouteInput(head.requestId(), body, head.objective(), head.subset());
+    long start = clock.getAsLong();
+    RouteOutcome outcome = routing.route(input);
+    observer.onDecision(input, outcome, clock.getAsLong() - start);
+    return switch (outcome) {
+      case RouteOutcome.Rejected r ->
+          new Verdict.Reject(r.error(), r.reason(), r.retryAfterSeconds());
+      case RouteOutcome.Routed r -> forward(head, r);
+    };
+  }
+
+  private Verdict forward(RequestHead head, RouteOutcome.Routed r) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put(Responses.DESTINATION, r.picked().address());
+    headers.put("x-gateway-model-name", r.model());
+    if (head.requestIdGenerated()) {
+      headers.put("x-request-id", head.requestId());
+    }
+    StringBuilder destinations = new StringBuilder(r.picked().address());
+    for (Candidate c : r.picked().fallbacks()) {
+      destinations.append(',').append(c.address());
+    }
+    return new Verdict.Forward(
+        headers,
+        destinations.toString(),
+        completion -> {
+          r.picked().ticket().release();
+          observer.onCompleted(r, completion);
+        });
+  }
+
+  @Override
+  public String modelsJson() {
+    return routing.modelsJson();
+  }
+}

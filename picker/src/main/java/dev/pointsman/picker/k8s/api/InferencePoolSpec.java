@@ -1,0 +1,13 @@
+package dev.pointsman.picker.k8s.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+
+/**
+ * @param selector which pods are members (labels, same namespace)
+ * @param targetPorts the ports of each member that are endpoints (1..8, distinct)
+ * @param endpointPickerRef the endpoint picker serving the pool (read by gateways, not by us)
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record InferencePoolSpec(
+    PoolSelector selector, List<Port> targetPorts, EndpointPickerRef endpointPickerRef) {}

@@ -1,0 +1,118 @@
+package dev.pointsman.picker.routing;
+
+import dev.pointsman.body.error.OpenAiError;
+import dev.pointsman.body.error.RequestRejectedException;
+import dev.pointsman.body.model.ModelResolver;
+import dev.pointsman.body.model.PoolTarget;
+import dev.pointsman.body.model.Resolution;
+import dev.pointsman.picker.scheduling.Decision;
+import dev.pointsman.picker.scheduling.PoolSnapshot;
+import dev.pointsman.picker.scheduling.Scheduler;
+import dev.pointsman.picker.scheduling.SchedulingRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * Routing in one hop: the body's model is resolved to its pools, and the endpoint is chosen across
+ * them. With a bound pool (Endpoint Picker Protocol mode) every request goes to that pool: the
+ * gateway's routes already chose it.
+ */
+public final class OneHopRouter implements Routing {
+  private final Supplier<ModelResolver> resolver;
+  private final Function<String, PoolSnapshot> pools;
+  private final PolicyRegistry policies;
+  private final Scheduler scheduler;
+  private final Objectives objectives;
+  private final Supplier<RandomGenerator> random;
+  private final String boundPool;
+
+  /**
+   * @param resolver the current model resolver (it changes when models are discovered)
+   * @param pools a pool's current snapshot by name
+   * @param boundPool the one pool served in Endpoint Picker Protocol mode, or null for one hop
+   */
+  public OneHopRouter(
+      Supplier<ModelResolver> resolver,
+      Function<String, PoolSnapshot> pools,
+      PolicyRegistry policies,
+      Scheduler scheduler,
+      Objectives objectives,
+      Supplier<RandomGenerator> random,
+      String boundPool) {
+    this.resolver = resolver;
+    this.pools = pools;
+    this.policies = policies;
+    this.scheduler = scheduler;
+    this.objectives = objectives;
+    this.random = random;
+    this.boundPool = boundPool;
+  }
+
+  @Override
+  public RouteOutcome route(RouteInput input) {
+    String requested = input.body().model();
+    Resolution resolution;
+    try {
+      resolution = resolver.get().resolve(requested);
+    } catch (RequestRejectedException e) {
+      if (boundPool == null || requested == null || requested.isEmpty()) {
+        return new RouteOutcome.Rejected(e.error(), e.reason().name().toLowerCase(), 0);
+      }
+      resolution = null;
+    }
+    String model = resolution == null ? requested : resolution.canonicalModel();
+    String adapter = resolution == null ? null : resolution.adapter();
+    List<String> poolNames = poolsFor(resolution);
+    List<PoolSnapshot> snapshots = new ArrayList<>(poolNames.size());
+    for (String name : poolNames) {
+      snapshots.add(pools.apply(name));
+    }
+    SchedulingRequest request =
+        new SchedulingRequest(
+            input.requestId(),
+            model,
+            adapter,
+            input.body().promptPrefix(),
+            input.body().estimatedPromptTokens(),
+            input.body().maxOutputTokens().orElse(-1),
+            objectives.sheddable(input.objective()),
+            input.subset());
+    RandomGenerator rng = random.get();
+    Decision decision =
+        scheduler.schedule(request, snapshots, policies.policy(poolNames.get(0)), rng);
+    return switch (decision) {
+      case Decision.Picked p ->
+          new RouteOutcome.Routed(p, p.primary().state().endpoint().pool(), model);
+      case Decision.Shed s ->
+          new RouteOutcome.Rejected(
+              new OpenAiError(429, s.reason(), "rate_limit_error", "pool_saturated"),
+              "shed",
+              s.retryAfterSeconds());
+      case Decision.NoEndpoints n ->
+          new RouteOutcome.Rejected(
+              new OpenAiError(503, n.reason(), "server_error", "no_ready_endpoint"),
+              "no_endpoints",
+              1);
+    };
+  }
+
+  private List<String> poolsFor(Resolution resolution) {
+    if (boundPool != null) {
+      return List.of(boundPool);
+    }
+    List<PoolTarget> targets = resolution.pools();
+    boolean equal = targets.stream().allMatch(t -> t.weight() == targets.get(0).weight());
+    if (equal) {
+      return targets.stream().map(PoolTarget::pool).toList();
+    }
+    return List.of(PoolTarget.choose(targets, random.get().nextDouble()).pool());
+  }
+
+  @Override
+  public String modelsJson() {
+    return resolver.get().modelsListJson();
+  }
+}

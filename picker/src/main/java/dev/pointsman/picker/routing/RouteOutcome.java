@@ -1,0 +1,37 @@
+package dev.pointsman.picker.routing;
+
+import dev.pointsman.body.error.OpenAiError;
+import dev.pointsman.picker.scheduling.Decision;
+import java.util.Objects;
+
+/** What routing decided for one request; the protocol layer maps each kind to a response. */
+public sealed interface RouteOutcome {
+
+  /**
+   * Routed to an endpoint.
+   *
+   * @param picked the scheduling decision (holds the in-flight ticket)
+   * @param pool the pool of the chosen endpoint
+   * @param model the model name as the model server knows it
+   */
+  record Routed(Decision.Picked picked, String pool, String model) implements RouteOutcome {
+    public Routed {
+      Objects.requireNonNull(picked, "picked");
+      Objects.requireNonNull(pool, "pool");
+    }
+  }
+
+  /**
+   * Refused, with the error to answer with.
+   *
+   * @param error the OpenAI error (its status is the HTTP status)
+   * @param reason a bounded metrics label
+   * @param retryAfterSeconds for 429/503, the back-off to suggest, or 0
+   */
+  record Rejected(OpenAiError error, String reason, int retryAfterSeconds) implements RouteOutcome {
+    public Rejected {
+      Objects.requireNonNull(error, "error");
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+}

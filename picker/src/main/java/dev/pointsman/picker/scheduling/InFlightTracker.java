@@ -1,0 +1,142 @@
+package dev.pointsman.picker.scheduling;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The picker's own accounting of the requests it sent to each endpoint. Scrapes are stale: between
+ * two scrapes a burst would all land on the endpoint that looked idle. So every pick is counted
+ * here at once, as <em>pending</em> until the endpoint's next scrape (which then reflects it) and
+ * as <em>live</em> until its stream ends.
+ *
+ * <p>Thread-safe: shared by all request threads and the scrape publisher. Every operation is O(1).
+ */
+public final class InFlightTracker {
+
+  private final ConcurrentHashMap<String, Counters> byEndpoint = new ConcurrentHashMap<>();
+
+  /** Records a pick; the returned ticket must be released when the request's stream ends. */
+  public Ticket assign(String address, long promptTokens) {
+    Counters c = counters(address);
+    long epoch;
+    synchronized (c) {
+      epoch = c.epoch;
+      c.pendingRequests++;
+      c.pendingTokens += promptTokens;
+    }
+    c.liveRequests.incrementAndGet();
+    c.liveTokens.addAndGet(promptTokens);
+    return new Ticket(address, c, epoch, promptTokens);
+  }
+
+  /**
+   * Called when a new scrape of {@code address} is applied: what was pending is now in the scraped
+   * figures.
+   */
+  public void onScrape(String address) {
+    Counters c = counters(address);
+    synchronized (c) {
+      c.epoch++;
+      c.pendingRequests = 0;
+      c.pendingTokens = 0;
+    }
+  }
+
+  /** The current load the picker itself put on {@code address}. */
+  public Load load(String address) {
+    Counters c = byEndpoint.get(address);
+    if (c == null) {
+      return Load.NONE;
+    }
+    int pendingRequests;
+    long pendingTokens;
+    synchronized (c) {
+      pendingRequests = c.pendingRequests;
+      pendingTokens = c.pendingTokens;
+    }
+    return new Load(pendingRequests, pendingTokens, (int) c.liveRequests.get(), c.liveTokens.get());
+  }
+
+  /** Forgets endpoints that left every pool. */
+  public void retain(Collection<String> addresses) {
+    Set<String> keep = new HashSet<>(addresses);
+    byEndpoint.keySet().removeIf(a -> !keep.contains(a));
+  }
+
+  /** Total live requests across endpoints (for tests and metrics). */
+  public long liveRequests() {
+    long total = 0;
+    for (Counters c : byEndpoint.values()) {
+      total += c.liveRequests.get();
+    }
+    return total;
+  }
+
+  private Counters counters(String address) {
+    return byEndpoint.computeIfAbsent(address, a -> new Counters());
+  }
+
+  /**
+   * The picker's own load on one endpoint.
+   *
+   * @param pendingRequests picked since the endpoint's last scrape and still live
+   * @param pendingTokens their prompt tokens
+   * @param liveRequests picked and not yet finished
+   * @param liveTokens their prompt tokens
+   */
+  public record Load(int pendingRequests, long pendingTokens, int liveRequests, long liveTokens) {
+    public static final Load NONE = new Load(0, 0, 0, 0);
+  }
+
+  private static final class Counters {
+    long epoch;
+    int pendingRequests;
+    long pendingTokens;
+    final AtomicLong liveRequests = new AtomicLong();
+    final AtomicLong liveTokens = new AtomicLong();
+  }
+
+  /** One picked request's hold on an endpoint. {@link #release()} is idempotent. */
+  public static final class Ticket {
+    private final String address;
+    private final Counters counters;
+    private final long epoch;
+    private final long tokens;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    private Ticket(String address, Counters counters, long epoch, long tokens) {
+      this.address = address;
+      this.counters = counters;
+      this.epoch = epoch;
+      this.tokens = tokens;
+    }
+
+    public String address() {
+      return address;
+    }
+
+    /** Releases the hold; only the first call has an effect. Returns whether it had one. */
+    public boolean release() {
+      if (!released.compareAndSet(false, true)) {
+        return false;
+      }
+      counters.liveRequests.decrementAndGet();
+      counters.liveTokens.addAndGet(-tokens);
+      synchronized (counters) {
+        if (counters.epoch == epoch) {
+          counters.pendingRequests--;
+          counters.pendingTokens -= tokens;
+        }
+      }
+      return true;
+    }
+
+    public boolean released() {
+      return released.get();
+    }
+  }
+}

@@ -1,0 +1,55 @@
+package dev.pointsman.picker.scheduling;
+
+import java.util.List;
+
+/**
+ * A scheduling policy as written by an operator (config file or CRD): which filters and scorers
+ * with which weights, which picker, fallbacks, saturation. {@link Plugins#build} turns it into a
+ * {@link SchedulingPolicy}, validating every field.
+ *
+ * @param filters filters in order (null: the defaults)
+ * @param scorers weighted scorers (null: the defaults)
+ * @param picker the picker (null: the default)
+ * @param fallbacks fallback endpoints to return after the primary (null: 0)
+ * @param saturation saturation thresholds (null: defaults)
+ */
+public record PolicyConfig(
+    List<PluginSpec> filters,
+    List<PluginSpec> scorers,
+    PluginSpec picker,
+    Integer fallbacks,
+    Saturation saturation) {
+
+  /** Pointsman's production default. */
+  public static PolicyConfig defaults() {
+    return new PolicyConfig(null, null, null, null, null);
+  }
+
+  public List<PluginSpec> filtersOrDefault() {
+    return filters != null ? filters : List.of(PluginSpec.of("lora-capacity-filter"));
+  }
+
+  public List<PluginSpec> scorersOrDefault() {
+    return scorers != null
+        ? scorers
+        : List.of(
+            PluginSpec.of("predicted-latency-scorer", 4),
+            PluginSpec.of("prefix-cache-scorer", 3),
+            PluginSpec.of("queue-scorer", 2),
+            PluginSpec.of("kv-cache-utilization-scorer", 2),
+            PluginSpec.of("lora-affinity-scorer", 2),
+            PluginSpec.of("running-requests-scorer", 1));
+  }
+
+  public PluginSpec pickerOrDefault() {
+    return picker != null ? picker : PluginSpec.of("max-score-picker");
+  }
+
+  public int fallbacksOrDefault() {
+    return fallbacks != null ? fallbacks : 0;
+  }
+
+  public Saturation saturationOrDefault() {
+    return saturation != null ? saturation : Saturation.DEFAULT;
+  }
+}

@@ -1,0 +1,177 @@
+package dev.pointsman.picker.scheduling;
+
+import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * The scheduling library's entry point: {@code (request, pool snapshots, policy) → decision}.
+ *
+ * <p>Pure in the sense that matters: no I/O, no threads, no wall clock. Time comes from the
+ * injected monotonic clock, randomness from the caller. The only state it touches is named and
+ * shared on purpose: the {@link PrefixIndex} (updated with the chosen endpoint's prompt blocks) and
+ * the {@link InFlightTracker} (the pick is counted at once). Safe to call from many threads.
+ */
+public final class Scheduler {
+  private final PrefixIndex prefixIndex;
+  private final InFlightTracker inFlight;
+  private final PrefixHasher hasher;
+  private final LongSupplier nanoClock;
+
+  public Scheduler(
+      PrefixIndex prefixIndex,
+      InFlightTracker inFlight,
+      PrefixHasher hasher,
+      LongSupplier nanoClock) {
+    this.prefixIndex = Objects.requireNonNull(prefixIndex, "prefixIndex");
+    this.inFlight = Objects.requireNonNull(inFlight, "inFlight");
+    this.hasher = Objects.requireNonNull(hasher, "hasher");
+    this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+  }
+
+  public InFlightTracker inFlight() {
+    return inFlight;
+  }
+
+  public PrefixIndex prefixIndex() {
+    return prefixIndex;
+  }
+
+  /** Schedules against one pool. */
+  public Decision schedule(
+      SchedulingRequest request,
+      PoolSnapshot pool,
+      SchedulingPolicy policy,
+      RandomGenerator random) {
+    return schedule(request, List.of(pool), policy, random);
+  }
+
+  /**
+   * Schedules against several pools that all serve the request's model: choosing the pool is part
+   * of choosing the endpoint.
+   */
+  public Decision schedule(
+      SchedulingRequest request,
+      List<PoolSnapshot> pools,
+      SchedulingPolicy policy,
+      RandomGenerator random) {
+    List<Candidate> candidates = candidates(request, pools);
+    if (candidates.isEmpty()) {
+      return new Decision.NoEndpoints(noEndpointReason(request, pools));
+    }
+    long[] blocks = hasher.hash(request.model(), request.promptPrefix());
+    CycleState state = new CycleState(nanoClock.getAsLong(), blocks);
+    for (Filter filter : policy.filters()) {
+      candidates = filter.filter(request, candidates, state);
+      if (candidates.isEmpty()) {
+        return new Decision.NoEndpoints("no endpoint passed the " + filter.type());
+      }
+    }
+    if (request.sheddable() && policy.saturation().saturated(candidates)) {
+      return new Decision.Shed(
+          "pool saturated: every endpoint is over its queue or KV-cache threshold",
+          policy.saturation().retryAfterSeconds());
+    }
+    state.prefixMatches(matchPrefixes(blocks, candidates));
+    return pick(request, candidates, state, policy, random);
+  }
+
+  private Decision pick(
+      SchedulingRequest request,
+      List<Candidate> candidates,
+      CycleState state,
+      SchedulingPolicy policy,
+      RandomGenerator random) {
+    int n = candidates.size();
+    List<WeightedScorer> scorers = policy.scorers();
+    double[][] scores = new double[scorers.size()][n];
+    double[] totals = new double[n];
+    double[] weights = new double[scorers.size()];
+    List<String> names = new ArrayList<>(scorers.size());
+    for (int s = 0; s < scorers.size(); s++) {
+      WeightedScorer ws = scorers.get(s);
+      weights[s] = ws.weight();
+      names.add(ws.scorer().type());
+      ws.scorer().score(request, candidates, state, scores[s]);
+      for (int c = 0; c < n; c++) {
+        totals[c] += ws.weight() * clamp(scores[s][c]);
+      }
+    }
+    int[] order = policy.picker().pick(totals, Math.min(n, 1 + policy.fallbacks()), random);
+    Candidate primary = candidates.get(order[0]);
+    List<Candidate> fallbacks = new ArrayList<>(order.length - 1);
+    for (int i = 1; i < order.length; i++) {
+      fallbacks.add(candidates.get(order[i]));
+    }
+    InFlightTracker.Ticket ticket = inFlight.assign(primary.address(), request.promptTokens());
+    prefixIndex.record(primary.address(), state.promptBlocks());
+    List<String> addresses = new ArrayList<>(n);
+    for (Candidate c : candidates) {
+      addresses.add(c.address());
+    }
+    Explanation why = new Explanation(names, weights, addresses, scores, totals, order[0]);
+    return new Decision.Picked(primary, fallbacks, ticket, why);
+  }
+
+  private List<Candidate> candidates(SchedulingRequest request, List<PoolSnapshot> pools) {
+    List<Candidate> out = new ArrayList<>();
+    for (PoolSnapshot pool : pools) {
+      for (EndpointState e : pool.endpoints()) {
+        if (!e.available()) {
+          continue;
+        }
+        if (request.subset() != null && !request.subset().contains(e.address())) {
+          continue;
+        }
+        out.add(new Candidate(e, inFlight.load(e.address()), SpeedProfile.of(e.endpoint())));
+      }
+    }
+    return out;
+  }
+
+  private int[] matchPrefixes(long[] blocks, List<Candidate> candidates) {
+    if (blocks.length == 0) {
+      return new int[candidates.size()];
+    }
+    Map<String, Integer> index = new HashMap<>(candidates.size() * 2);
+    for (int i = 0; i < candidates.size(); i++) {
+      index.put(candidates.get(i).address(), i);
+    }
+    return prefixIndex.match(blocks, a -> index.getOrDefault(a, -1), candidates.size());
+  }
+
+  private static String noEndpointReason(SchedulingRequest request, List<PoolSnapshot> pools) {
+    int total = 0;
+    for (PoolSnapshot p : pools) {
+      total += p.endpoints().size();
+    }
+    if (total == 0) {
+      return "no endpoints in pool " + poolNames(pools);
+    }
+    if (request.subset() != null) {
+      return "no ready endpoint in the subset hint " + request.subset();
+    }
+    return "no ready endpoint in pool " + poolNames(pools) + " (" + total + " known, none ready)";
+  }
+
+  private static String poolNames(List<PoolSnapshot> pools) {
+    StringBuilder sb = new StringBuilder();
+    for (PoolSnapshot p : pools) {
+      sb.append(sb.isEmpty() ? "" : ",").append(p.pool());
+    }
+    return sb.toString();
+  }
+
+  private static double clamp(double v) {
+    if (Double.isNaN(v)) {
+      return 0.0;
+    }
+    return Math.max(0.0, Math.min(1.0, v));
+  }
+}

@@ -1,0 +1,42 @@
+package dev.pointsman.picker.scheduling;
+
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What the scheduler needs to know about one request.
+ *
+ * @param requestId the {@code x-request-id}
+ * @param model the model name as the model server knows it (a LoRA adapter name, or the base model)
+ * @param adapter the LoRA adapter, or null when the request targets the base model
+ * @param promptPrefix the start of the prompt text (bounded), used for prefix-cache affinity
+ * @param promptTokens estimated prompt tokens (whole prompt)
+ * @param maxOutputTokens requested output limit, or -1
+ * @param sheddable true when the request's objective allows shedding under saturation
+ * @param subset endpoint addresses the proxy allows (subset hint), or null for no restriction
+ */
+public record SchedulingRequest(
+    String requestId,
+    String model,
+    String adapter,
+    String promptPrefix,
+    int promptTokens,
+    int maxOutputTokens,
+    boolean sheddable,
+    Set<String> subset) {
+
+  public SchedulingRequest {
+    Objects.requireNonNull(requestId, "requestId");
+    Objects.requireNonNull(model, "model");
+    promptPrefix = promptPrefix == null ? "" : promptPrefix;
+    if (promptTokens < 0) {
+      throw new IllegalArgumentException("promptTokens: " + promptTokens + " (expected >= 0)");
+    }
+    subset = subset == null ? null : Set.copyOf(subset);
+  }
+
+  /** A base-model request with no prefix text, for tests and simple callers. */
+  public static SchedulingRequest of(String requestId, String model, int promptTokens) {
+    return new SchedulingRequest(requestId, model, null, "", promptTokens, -1, false, null);
+  }
+}

@@ -1,0 +1,71 @@
+package dev.pointsman.picker.scheduling.plugins;
+
+import dev.pointsman.picker.scheduling.Candidate;
+import dev.pointsman.picker.scheduling.CycleState;
+import dev.pointsman.picker.scheduling.SchedulingRequest;
+import dev.pointsman.picker.scheduling.Scorer;
+import dev.pointsman.picker.scheduling.SpeedProfile;
+import java.util.List;
+
+/**
+ * {@code predicted-latency-scorer}: prefers the endpoint where this request's time to first token
+ * is predicted to be lowest. The estimate is analytic: the prompt tokens queued ahead (scraped
+ * waiting requests at an assumed mean prompt size, plus the exact tokens the picker sent since the
+ * scrape) and this prompt's uncached part, processed in engine steps whose length depends on the
+ * endpoint's GPU speed and its running batch. Score is {@code fastest / this}, in (0,1].
+ */
+public final class PredictedLatencyScorer implements Scorer {
+  public static final String TYPE = "predicted-latency-scorer";
+
+  private final double meanPromptTokens;
+
+  /**
+   * @param meanPromptTokens prompt tokens assumed for each scraped waiting request
+   */
+  public PredictedLatencyScorer(double meanPromptTokens) {
+    if (!(meanPromptTokens >= 0) || Double.isInfinite(meanPromptTokens)) {
+      throw new IllegalArgumentException(
+          "meanPromptTokens: " + meanPromptTokens + " (expected a finite number >= 0)");
+    }
+    this.meanPromptTokens = meanPromptTokens;
+  }
+
+  public PredictedLatencyScorer() {
+    this(256);
+  }
+
+  @Override
+  public String type() {
+    return TYPE;
+  }
+
+  @Override
+  public void score(
+      SchedulingRequest request, List<Candidate> candidates, CycleState context, double[] out) {
+    int n = candidates.size();
+    double best = Double.POSITIVE_INFINITY;
+    for (int i = 0; i < n; i++) {
+      double uncached = request.promptTokens() * (1.0 - context.prefixHitFraction(i));
+      out[i] = predictTtftSeconds(candidates.get(i), uncached);
+      best = Math.min(best, out[i]);
+    }
+    for (int i = 0; i < n; i++) {
+      out[i] = best / out[i];
+    }
+  }
+
+  /** Predicted seconds to this request's first token on {@code c}. */
+  public double predictTtftSeconds(Candidate c, double uncachedPromptTokens) {
+    SpeedProfile p = c.profile();
+    double queued = c.metrics().waitingRequests() * meanPromptTokens + c.load().pendingTokens();
+    double work = Math.max(1.0, queued + uncachedPromptTokens);
+    double running = c.running();
+    double perStepTokens = Math.max(1.0, p.tokenBudget() - running);
+    double steps = Math.ceil(work / perStepTokens);
+    double stepSeconds =
+        Math.max(
+            p.decodeStepSeconds(),
+            (Math.min(work, perStepTokens) + running) / p.prefillTokensPerSecond());
+    return steps * stepSeconds;
+  }
+}

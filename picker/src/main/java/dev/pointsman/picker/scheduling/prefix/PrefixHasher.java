@@ -1,0 +1,55 @@
+package dev.pointsman.picker.scheduling.prefix;
+
+/**
+ * Splits prompt text into fixed-size character blocks and hashes each block chained with the
+ * previous block's hash, the chain seeded with the model name. Two prompts share the first k hashes
+ * exactly when they share the first k blocks of text (up to hash collisions) and the model.
+ *
+ * @param blockChars characters per block (64 ≈ 16 tokens)
+ * @param maxBlocks blocks hashed at most (the rest of a long prompt is ignored)
+ */
+public record PrefixHasher(int blockChars, int maxBlocks) {
+
+  public static final PrefixHasher DEFAULT = new PrefixHasher(64, 256);
+
+  public PrefixHasher {
+    if (blockChars < 1) {
+      throw new IllegalArgumentException("blockChars: " + blockChars + " (expected >= 1)");
+    }
+    if (maxBlocks < 1) {
+      throw new IllegalArgumentException("maxBlocks: " + maxBlocks + " (expected >= 1)");
+    }
+  }
+
+  /** Hashes of the full blocks of {@code text}, chained and seeded with {@code model}. */
+  public long[] hash(String model, CharSequence text) {
+    int blocks = Math.min(maxBlocks, text.length() / blockChars);
+    long[] out = new long[blocks];
+    long h = mix(fnv(0xcbf29ce484222325L, model));
+    for (int b = 0; b < blocks; b++) {
+      long x = h;
+      int start = b * blockChars;
+      for (int i = start; i < start + blockChars; i++) {
+        x = (x ^ text.charAt(i)) * 0x100000001b3L;
+      }
+      h = mix(x);
+      out[b] = h;
+    }
+    return out;
+  }
+
+  private static long fnv(long seed, CharSequence s) {
+    long x = seed;
+    for (int i = 0; i < s.length(); i++) {
+      x = (x ^ s.charAt(i)) * 0x100000001b3L;
+    }
+    return x;
+  }
+
+  /** Murmur3's 64-bit finalizer: spreads every input bit over the output. */
+  private static long mix(long z) {
+    z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+    z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+    return z ^ (z >>> 33);
+  }
+}

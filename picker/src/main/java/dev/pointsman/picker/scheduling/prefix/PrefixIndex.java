@@ -1,0 +1,162 @@
+package dev.pointsman.picker.scheduling.prefix;
+
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToIntFunction;
+
+/**
+ * An approximate index of which endpoint probably holds which prompt-prefix blocks in its KV cache:
+ * the blocks of the prompts the picker sent it, most recent kept, bounded per endpoint (LRU).
+ *
+ * <p>Thread-safe: lookups read a concurrent map without locking; recording a pick locks only the
+ * chosen endpoint's LRU.
+ */
+public final class PrefixIndex {
+  private static final String[] NONE = new String[0];
+
+  private final int capacityPerEndpoint;
+  private final ConcurrentHashMap<Long, String[]> holders = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Lru> byEndpoint = new ConcurrentHashMap<>();
+
+  /**
+   * @param capacityPerEndpoint blocks remembered per endpoint
+   */
+  public PrefixIndex(int capacityPerEndpoint) {
+    if (capacityPerEndpoint < 1) {
+      throw new IllegalArgumentException(
+          "capacityPerEndpoint: " + capacityPerEndpoint + " (expected >= 1)");
+    }
+    this.capacityPerEndpoint = capacityPerEndpoint;
+  }
+
+  /** Remembers that {@code address} was sent a prompt with these blocks. */
+  public void record(String address, long[] blocks) {
+    if (blocks.length == 0) {
+      return;
+    }
+    Lru lru = byEndpoint.computeIfAbsent(address, a -> new Lru(capacityPerEndpoint));
+    synchronized (lru) {
+      for (long block : blocks) {
+        if (lru.put(block, Boolean.TRUE) == null) {
+          holders.merge(block, new String[] {address}, PrefixIndex::union);
+        }
+        if (lru.evicted != null) {
+          removeHolder(lru.evicted, address);
+          lru.evicted = null;
+        }
+      }
+    }
+  }
+
+  /**
+   * For each candidate, the number of leading blocks of {@code blocks} it holds.
+   *
+   * @param indexOf maps an endpoint address to its candidate index, or -1
+   * @param candidates how many candidates there are
+   */
+  public int[] match(long[] blocks, ToIntFunction<String> indexOf, int candidates) {
+    int[] matched = new int[candidates];
+    for (int b = 0; b < blocks.length; b++) {
+      String[] hs = holders.getOrDefault(blocks[b], NONE);
+      boolean advanced = false;
+      for (String h : hs) {
+        int i = indexOf.applyAsInt(h);
+        if (i >= 0 && matched[i] == b) {
+          matched[i] = b + 1;
+          advanced = true;
+        }
+      }
+      if (!advanced) {
+        break;
+      }
+    }
+    return matched;
+  }
+
+  /** Convenience for callers with a list of candidate addresses. */
+  public int[] match(long[] blocks, List<String> addresses) {
+    Map<String, Integer> idx = new java.util.HashMap<>();
+    for (int i = 0; i < addresses.size(); i++) {
+      idx.put(addresses.get(i), i);
+    }
+    return match(blocks, a -> idx.getOrDefault(a, -1), addresses.size());
+  }
+
+  /** Forgets endpoints that left every pool. */
+  public void retain(Collection<String> addresses) {
+    Set<String> keep = new HashSet<>(addresses);
+    for (String address : List.copyOf(byEndpoint.keySet())) {
+      if (!keep.contains(address)) {
+        Lru lru = byEndpoint.remove(address);
+        if (lru != null) {
+          synchronized (lru) {
+            for (Long block : lru.keySet()) {
+              removeHolder(block, address);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** Blocks remembered for {@code address}. */
+  public int size(String address) {
+    Lru lru = byEndpoint.get(address);
+    if (lru == null) {
+      return 0;
+    }
+    synchronized (lru) {
+      return lru.size();
+    }
+  }
+
+  /** Distinct blocks held by any endpoint. */
+  public int distinctBlocks() {
+    return holders.size();
+  }
+
+  private void removeHolder(long block, String address) {
+    holders.computeIfPresent(
+        block,
+        (k, hs) -> {
+          String[] rest = Arrays.stream(hs).filter(h -> !h.equals(address)).toArray(String[]::new);
+          return rest.length == 0 ? null : rest;
+        });
+  }
+
+  private static String[] union(String[] a, String[] b) {
+    for (String x : a) {
+      if (x.equals(b[0])) {
+        return a;
+      }
+    }
+    String[] out = Arrays.copyOf(a, a.length + 1);
+    out[a.length] = b[0];
+    return out;
+  }
+
+  private static final class Lru extends LinkedHashMap<Long, Boolean> {
+    private final int capacity;
+    Long evicted;
+
+    Lru(int capacity) {
+      super(16, 0.75f, true);
+      this.capacity = capacity;
+    }
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+      if (size() > capacity) {
+        evicted = eldest.getKey();
+        return true;
+      }
+      return false;
+    }
+  }
+}

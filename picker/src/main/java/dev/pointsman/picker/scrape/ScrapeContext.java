@@ -1,0 +1,16 @@
+package dev.pointsman.picker.scrape;
+
+import java.net.http.HttpClient;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.function.LongSupplier;
+
+/** What every {@link TargetTask} of one {@link Scraper} shares. */
+record ScrapeContext(
+    ScraperConfig config,
+    HttpClient client,
+    ScheduledExecutorService executor,
+    LongSupplier nanoTime,
+    ScrapeListener listener,
+    ScrapeObserver observer,
+    Semaphore permits) {}

@@ -1,0 +1,31 @@
+package dev.pointsman.picker.scrape;
+
+import java.util.Set;
+
+/**
+ * Telemetry hook for the scraper, wired to meters by the application. Every argument has bounded
+ * cardinality (no addresses). Implementations must be thread-safe and fast; all methods default to
+ * doing nothing.
+ */
+public interface ScrapeObserver {
+
+  /** Does nothing. */
+  ScrapeObserver NOOP = new ScrapeObserver() {};
+
+  /**
+   * A scrape succeeded.
+   *
+   * @param skippedLines malformed exposition lines
+   * @param missing expected signals the exposition lacked
+   */
+  default void scraped(Engine engine, long durationNanos, int skippedLines, Set<Signal> missing) {}
+
+  /** A scrape failed; {@code reason} as in {@link ScrapeListener#onFailure}. */
+  default void failed(Engine engine, String reason, long durationNanos) {}
+
+  /**
+   * A tick did not scrape: {@code in_flight} (the endpoint's previous scrape is still running) or
+   * {@code concurrency} (the global limit is reached).
+   */
+  default void skipped(String reason) {}
+}

@@ -1,0 +1,123 @@
+package dev.pointsman.picker.scrape;
+
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
+
+/**
+ * Scrapes each target's {@code /metrics} every interval and reports to a {@link ScrapeListener}.
+ *
+ * <p>Each endpoint has a stable phase within the interval (from its address), so scrapes of a fleet
+ * spread over the interval instead of bursting together. A global semaphore bounds scrapes in
+ * flight; a target whose previous scrape is still running skips its tick. Targets can be replaced
+ * at any time. The executor and HTTP client are injected and not shut down by {@link #close()}.
+ *
+ * <p>Thread-safe.
+ */
+public final class Scraper implements AutoCloseable {
+
+  private final ScrapeContext ctx;
+  private final Map<String, TargetTask> tasks = new ConcurrentHashMap<>();
+  private boolean closed;
+
+  public Scraper(
+      ScraperConfig config,
+      HttpClient client,
+      ScheduledExecutorService executor,
+      LongSupplier nanoTime,
+      ScrapeListener listener,
+      ScrapeObserver observer) {
+    this.ctx =
+        new ScrapeContext(
+            Objects.requireNonNull(config, "config"),
+            Objects.requireNonNull(client, "client"),
+            Objects.requireNonNull(executor, "executor"),
+            Objects.requireNonNull(nanoTime, "nanoTime"),
+            Objects.requireNonNull(listener, "listener"),
+            Objects.requireNonNull(observer, "observer"),
+            new Semaphore(config.maxConcurrent()));
+  }
+
+  /** An HTTP/1.1 client suited to scraping: no redirects, the given connect timeout. */
+  public static HttpClient newHttpClient(Duration connectTimeout) {
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .connectTimeout(connectTimeout)
+        .build();
+  }
+
+  /**
+   * Replaces the targets. Unchanged targets keep their schedule and counter state; removed ones
+   * stop at once (an in-flight scrape is cancelled and not reported); a changed engine restarts.
+   *
+   * @throws IllegalArgumentException when an address appears twice
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized void setTargets(Collection<ScrapeTarget> targets) {
+    if (closed) {
+      throw new IllegalStateException("scraper is closed");
+    }
+    Map<String, ScrapeTarget> wanted = new HashMap<>();
+    for (ScrapeTarget t : targets) {
+      if (wanted.put(t.address(), t) != null) {
+        throw new IllegalArgumentException(
+            "scrape targets: duplicate address '" + t.address() + "' (expected each once)");
+      }
+    }
+    tasks
+        .values()
+        .removeIf(
+            task -> {
+              boolean gone = !task.target().equals(wanted.get(task.target().address()));
+              if (gone) {
+                task.stop();
+              }
+              return gone;
+            });
+    long interval = ctx.config().interval().toNanos();
+    long now = ctx.nanoTime().getAsLong();
+    for (ScrapeTarget t : wanted.values()) {
+      if (!tasks.containsKey(t.address())) {
+        TargetTask task = new TargetTask(t, ctx);
+        tasks.put(t.address(), task);
+        task.start(Math.floorMod(phase(t.address(), interval) - now, interval), interval);
+      }
+    }
+  }
+
+  /** The current targets. */
+  public Set<ScrapeTarget> targets() {
+    return tasks.values().stream().map(TargetTask::target).collect(Collectors.toUnmodifiableSet());
+  }
+
+  /** Scrapes one target now (outside its schedule); completes when the result was reported. */
+  CompletableFuture<Void> scrapeNow(String address) {
+    TargetTask task = tasks.get(address);
+    return task == null ? CompletableFuture.completedFuture(null) : task.tick();
+  }
+
+  /** Stops every schedule and cancels scrapes in flight; nothing is reported afterwards. */
+  @Override
+  public synchronized void close() {
+    closed = true;
+    tasks.values().forEach(TargetTask::stop);
+    tasks.clear();
+  }
+
+  /** A stable offset within the interval, spreading endpoints evenly by address hash. */
+  static long phase(String address, long intervalNanos) {
+    long h = address.hashCode() * 0x9E3779B97F4A7C15L;
+    return Math.floorMod(h ^ (h >>> 31), intervalNanos);
+  }
+}

@@ -1,0 +1,57 @@
+package dev.pointsman.picker.telemetry;
+
+import dev.pointsman.picker.scrape.Engine;
+import dev.pointsman.picker.scrape.ScrapeObserver;
+import dev.pointsman.picker.scrape.Signal;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/** Scrape health as meters: durations, failures by reason, skipped ticks, malformed lines. */
+public final class ScrapeMetrics implements ScrapeObserver {
+  private final MeterRegistry registry;
+
+  public ScrapeMetrics(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  @Override
+  public void scraped(Engine engine, long durationNanos, int skippedLines, Set<Signal> missing) {
+    timer(engine, "ok").record(durationNanos, TimeUnit.NANOSECONDS);
+    if (skippedLines > 0) {
+      Counter.builder("pointsman.scrape.malformed.lines")
+          .tag("engine", engine.configName())
+          .register(registry)
+          .increment(skippedLines);
+    }
+  }
+
+  @Override
+  public void failed(Engine engine, String reason, long durationNanos) {
+    timer(engine, "error").record(durationNanos, TimeUnit.NANOSECONDS);
+    Counter.builder("pointsman.scrape.errors")
+        .description("Failed scrapes of model-server metrics, by reason")
+        .tag("engine", engine.configName())
+        .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
+  @Override
+  public void skipped(String reason) {
+    Counter.builder("pointsman.scrape.skipped")
+        .description("Scrape ticks skipped (previous scrape still running, or concurrency limit)")
+        .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
+  private Timer timer(Engine engine, String result) {
+    return Timer.builder("pointsman.scrape.duration")
+        .tag("engine", engine.configName())
+        .tag("result", result)
+        .register(registry);
+  }
+}

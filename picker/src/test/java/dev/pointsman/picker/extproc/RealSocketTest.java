@@ -1,0 +1,173 @@
+package dev.pointsman.picker.extproc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import dev.pointsman.extproc.testing.EnvoyReplay;
+import dev.pointsman.extproc.testing.Replies;
+import dev.pointsman.picker.app.PickerApp;
+import dev.pointsman.picker.config.PickerConfig;
+import dev.pointsman.picker.testing.Await;
+import io.grpc.ManagedChannel;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.NettyChannelBuilder;
+import java.io.ByteArrayInputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole picker over real sockets: TLS gRPC ext_proc, scraping real HTTP {@code /metrics}, the
+ * admin server's Prometheus exposition and decision log.
+ */
+class RealSocketTest {
+  private final List<HttpServer> pods = new ArrayList<>();
+  private final List<AtomicBoolean> metricsUp = new ArrayList<>();
+  private PickerApp app;
+  private ManagedChannel channel;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    for (int i = 0; i < 2; i++) {
+      startPod();
+    }
+    String yaml =
+        """
+        grpc: {port: 0, host: 127.0.0.1}
+        admin: {port: 0, host: 127.0.0.1}
+        scrape: {intervalMillis: 20, timeoutMillis: 200, unavailableAfterMillis: 300}
+        pools:
+          - name: gpu-a
+            engine: vllm
+            models: [llama-3-8b]
+            endpoints:
+              - {address: "127.0.0.1:%d", labels: {gpu: H100-80}}
+              - {address: "127.0.0.1:%d", labels: {gpu: H100-80}}
+        """
+            .formatted(port(0), port(1));
+    app = new PickerApp(PickerConfig.parse(yaml), null).start();
+    String pem = app.certificatePem().orElseThrow();
+    channel =
+        NettyChannelBuilder.forAddress("localhost", app.grpcPort())
+            .sslContext(
+                GrpcSslContexts.forClient()
+                    .trustManager(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)))
+                    .build())
+            .build();
+    Await.until("the picker is ready", app::ready);
+  }
+
+  private void startPod() throws Exception {
+    HttpServer pod = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    AtomicBoolean up = new AtomicBoolean(true);
+    pod.createContext(
+        "/metrics",
+        ex -> {
+          byte[] body =
+              ("vllm:num_requests_waiting{model_name=\"llama-3-8b\",engine=\"0\"} 0\n"
+                      + "vllm:num_requests_running{model_name=\"llama-3-8b\",engine=\"0\"} 1\n"
+                      + "vllm:kv_cache_usage_perc{model_name=\"llama-3-8b\",engine=\"0\"} 0.2\n")
+                  .getBytes(StandardCharsets.UTF_8);
+          ex.sendResponseHeaders(up.get() ? 200 : 503, body.length);
+          ex.getResponseBody().write(body);
+          ex.close();
+        });
+    pod.start();
+    pods.add(pod);
+    metricsUp.add(up);
+  }
+
+  private int port(int i) {
+    return pods.get(i).getAddress().getPort();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (channel != null) {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    if (app != null) {
+      app.close();
+    }
+    pods.forEach(p -> p.stop(0));
+  }
+
+  @Test
+  void routesOverTlsAndExposesMetricsHealthAndDecisions() throws Exception {
+    HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
+    HealthCheckRequest extProc =
+        HealthCheckRequest.newBuilder().setService(ExtProcService.SERVICE_NAME).build();
+    Await.until(
+        "the ext_proc service reports SERVING once the pool is scraped",
+        () -> health.check(extProc).getStatus() == HealthCheckResponse.ServingStatus.SERVING);
+
+    EnvoyReplay s = EnvoyReplay.open(channel);
+    s.requestHeaders("POST", "/v1/chat/completions", false, "x-request-id", "abc-1");
+    s.requestBodyChunked(Replies.chat("llama-3-8b", "hello over a real socket", false), 40);
+    Map<String, String> set = Replies.setHeaders(s.next().getRequestHeaders().getResponse());
+    assertThat(set.get("x-gateway-destination-endpoint"))
+        .isIn("127.0.0.1:" + port(0), "127.0.0.1:" + port(1));
+    s.next();
+    s.responseHeaders(200, true, null);
+    s.next();
+    s.halfClose();
+    assertThat(s.awaitEnd()).isTrue();
+
+    HttpClient http = HttpClient.newHttpClient();
+    String metrics = get(http, "/metrics");
+    assertThat(metrics)
+        .contains("inference_extension_scheduler_e2e_duration_seconds_bucket")
+        .contains(
+            "pointsman_decisions_total{app=\"pointsman-picker\",pool=\"gpu-a\",result=\"routed\"} 1.0")
+        .contains("inference_pool_ready_pods{app=\"pointsman-picker\",name=\"gpu-a\"} 2.0");
+    JsonNode decisions = new ObjectMapper().readTree(get(http, "/debug/decisions"));
+    assertThat(decisions.get(0).path("requestId").asText()).isEqualTo("abc-1");
+    assertThat(decisions.get(0).path("candidates")).hasSize(2);
+    assertThat(decisions.get(0).path("candidates").get(0).path("scores").has("prefix-cache-scorer"))
+        .isTrue();
+  }
+
+  @Test
+  void anEndpointWhoseMetricsFailStopsReceivingRequests() {
+    metricsUp.get(0).set(false);
+    Await.until("endpoint 0 is unavailable", () -> app.datastore().available("gpu-a") == 1);
+    for (int i = 0; i < 10; i++) {
+      EnvoyReplay s = EnvoyReplay.open(channel);
+      s.requestHeaders("POST", "/v1/completions", false);
+      s.requestBody(
+          ("{\"model\":\"llama-3-8b\",\"prompt\":\"p" + i + "\"}").getBytes(StandardCharsets.UTF_8),
+          true);
+      assertThat(Replies.setHeaders(s.next().getRequestHeaders().getResponse()))
+          .containsEntry("x-gateway-destination-endpoint", "127.0.0.1:" + port(1));
+      s.cancel();
+    }
+    metricsUp.get(0).set(true);
+    Await.until("endpoint 0 recovers", () -> app.datastore().available("gpu-a") == 2);
+  }
+
+  private String get(HttpClient http, String path) throws Exception {
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.adminPort() + path))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    return r.body();
+  }
+}

@@ -1,0 +1,141 @@
+package dev.pointsman.picker.scheduling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class InFlightTrackerTest {
+  private static final String A = "10.0.0.1:8000";
+  private static final String B = "10.0.0.2:8000";
+
+  private final InFlightTracker tracker = new InFlightTracker();
+
+  @Test
+  void unknownEndpointHasNoLoad() {
+    assertThat(tracker.load(A)).isSameAs(InFlightTracker.Load.NONE);
+  }
+
+  @Test
+  void assignCountsPendingAndLive() {
+    tracker.assign(A, 100);
+    tracker.assign(A, 50);
+    tracker.assign(B, 7);
+
+    assertThat(tracker.load(A)).isEqualTo(new InFlightTracker.Load(2, 150, 2, 150));
+    assertThat(tracker.load(B)).isEqualTo(new InFlightTracker.Load(1, 7, 1, 7));
+    assertThat(tracker.liveRequests()).isEqualTo(3);
+  }
+
+  @Test
+  void scrapeResetsPendingButNotLive() {
+    tracker.assign(A, 100);
+    tracker.assign(A, 50);
+
+    tracker.onScrape(A);
+
+    assertThat(tracker.load(A)).isEqualTo(new InFlightTracker.Load(0, 0, 2, 150));
+  }
+
+  @Test
+  void ticketFromAnEarlierEpochDoesNotDecrementTheNewEpochsPending() {
+    InFlightTracker.Ticket old = tracker.assign(A, 100);
+    tracker.onScrape(A);
+    tracker.assign(A, 30);
+
+    assertThat(old.release()).isTrue();
+
+    assertThat(tracker.load(A)).isEqualTo(new InFlightTracker.Load(1, 30, 1, 30));
+  }
+
+  @Test
+  void releaseIsIdempotent() {
+    InFlightTracker.Ticket t = tracker.assign(A, 100);
+    tracker.assign(A, 20);
+
+    assertThat(t.release()).isTrue();
+    assertThat(t.release()).isFalse();
+    assertThat(t.release()).isFalse();
+
+    assertThat(tracker.load(A)).isEqualTo(new InFlightTracker.Load(1, 20, 1, 20));
+    assertThat(t.released()).isTrue();
+    assertThat(t.address()).isEqualTo(A);
+  }
+
+  @Test
+  void retainPrunesEndpointsThatLeft() {
+    tracker.assign(A, 1);
+    InFlightTracker.Ticket b = tracker.assign(B, 2);
+
+    tracker.retain(List.of(A));
+
+    assertThat(tracker.load(B)).isSameAs(InFlightTracker.Load.NONE);
+    assertThat(tracker.liveRequests()).isEqualTo(1);
+    assertThat(b.release()).isTrue(); // a late release of a pruned endpoint is harmless
+    assertThat(tracker.load(B)).isSameAs(InFlightTracker.Load.NONE);
+    assertThat(tracker.load(A).liveRequests()).isEqualTo(1);
+  }
+
+  @Test
+  void concurrentAssignReleaseAndScrapesEndAtZero() throws Exception {
+    String[] addresses = {A, B, "10.0.0.3:8000", "10.0.0.4:8000"};
+    int threads = 8;
+    int ops = 10_000;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        long seed = t;
+        futures.add(
+            pool.submit(
+                () -> {
+                  SplittableRandom r = new SplittableRandom(seed);
+                  ArrayDeque<InFlightTracker.Ticket> held = new ArrayDeque<>();
+                  start.await();
+                  for (int i = 0; i < ops; i++) {
+                    String a = addresses[r.nextInt(addresses.length)];
+                    held.add(tracker.assign(a, 1 + r.nextInt(4000)));
+                    if (held.size() > 16 || r.nextBoolean()) {
+                      InFlightTracker.Ticket t0 = held.poll();
+                      t0.release();
+                      if (r.nextInt(4) == 0) {
+                        t0.release(); // duplicate release from a racing stream end
+                      }
+                    }
+                    if (r.nextInt(100) == 0) {
+                      tracker.onScrape(addresses[r.nextInt(addresses.length)]);
+                    }
+                    for (String x : addresses) {
+                      InFlightTracker.Load l = tracker.load(x);
+                      if (l.pendingRequests() < 0 || l.pendingTokens() < 0) {
+                        throw new AssertionError("negative pending on " + x + ": " + l);
+                      }
+                    }
+                  }
+                  held.forEach(InFlightTracker.Ticket::release);
+                  return null;
+                }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get(2, TimeUnit.MINUTES);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertThat(tracker.liveRequests()).isZero();
+    for (String a : addresses) {
+      assertThat(tracker.load(a)).isEqualTo(new InFlightTracker.Load(0, 0, 0, 0));
+    }
+  }
+}

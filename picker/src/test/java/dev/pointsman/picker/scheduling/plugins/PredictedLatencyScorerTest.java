@@ -1,0 +1,105 @@
+package dev.pointsman.picker.scheduling.plugins;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.pointsman.picker.scheduling.Candidate;
+import dev.pointsman.picker.scheduling.CycleState;
+import dev.pointsman.picker.scheduling.Fixtures;
+import dev.pointsman.picker.scheduling.InFlightTracker;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Hand-computed with the built-in profiles: H100-80 28,000 tok/s, budget 8,192, decode 6.4 ms; L4
+ * 2,000 tok/s, budget 2,048, decode 70 ms; default (A100-80) 9,000 tok/s, budget 2,048, 10.2 ms.
+ * Mean prompt 256 tokens per scraped waiting request.
+ */
+class PredictedLatencyScorerTest {
+  private static final CycleState NO_PREFIX = new CycleState(0, new long[0]);
+  private final PredictedLatencyScorer scorer = new PredictedLatencyScorer();
+
+  private static Candidate on(String gpu, int waiting, int running, long pendingTokens) {
+    InFlightTracker.Load load =
+        pendingTokens == 0 ? InFlightTracker.Load.NONE : Fixtures.pending(1, pendingTokens);
+    return Fixtures.candidate("10.0.0.1:8000", gpu, Fixtures.metrics(waiting, running, 0.0), load);
+  }
+
+  @ParameterizedTest(name = "{0} waiting {1} running {2} pending {3} tok, {4} uncached -> {5} s")
+  @CsvSource({
+    "H100-80, 0,   0,   0,    1000, 0.0357142857", // 1 step of 1000/28000
+    "L4,      0,   0,   0,    1000, 0.5", // 1000/2000
+    "H100-80, 100, 0,   0,    1000, 1.1702857143", // 26600 tok: 4 full steps of 8192/28000
+    "H100-80, 0,   100, 0,    1000, 0.0392857143", // (1000+100)/28000
+    "L4,      0,   0,   2000, 1000, 2.048", // 3000 tok: 2 steps of 2048/2000
+    ",        0,   0,   0,    1000, 0.1111111111", // default profile: 1000/9000
+    "H100-80, 0,   0,   0,    0,    0.0064", // empty work: one decode step, the floor
+    "L4,      1,   0,   0,    0,    0.128", // 256 queued tokens / 2000
+  })
+  void predictedTtft(
+      String gpu, int waiting, int running, long pending, double uncached, double seconds) {
+    assertThat(scorer.predictTtftSeconds(on(gpu, waiting, running, pending), uncached))
+        .isCloseTo(seconds, within(1e-9));
+  }
+
+  private double[] score(List<Candidate> candidates, CycleState state, int promptTokens) {
+    double[] out = new double[candidates.size()];
+    scorer.score(Fixtures.request(null, "", promptTokens), candidates, state, out);
+    return out;
+  }
+
+  @Test
+  void idleH100BeatsIdleL4ForTheSamePrompt() {
+    double[] s = score(List.of(on("H100-80", 0, 0, 0), on("L4", 0, 0, 0)), NO_PREFIX, 1000);
+
+    assertThat(s[0]).isEqualTo(1.0);
+    assertThat(s[1]).isCloseTo(0.0357142857 / 0.5, within(1e-9));
+  }
+
+  @Test
+  void deepQueueOnTheH100FlipsIt() {
+    double[] s = score(List.of(on("H100-80", 100, 0, 0), on("L4", 0, 0, 0)), NO_PREFIX, 1000);
+
+    assertThat(s[1]).isEqualTo(1.0);
+    assertThat(s[0]).isCloseTo(0.5 / 1.1702857143, within(1e-9));
+  }
+
+  @Test
+  void prefixHitLowersPredictedTtft() {
+    CycleState halfOnFirst = Fixtures.cycle(new long[] {1, 2, 3, 4}, new int[] {2, 0});
+
+    double[] s = score(List.of(on("H100-80", 0, 0, 0), on("H100-80", 0, 0, 0)), halfOnFirst, 1000);
+
+    // 500 uncached tokens (1/56 s) against 1000 (1/28 s).
+    assertThat(s).containsExactly(new double[] {1.0, 0.5}, within(1e-9));
+  }
+
+  @Test
+  void scoreIsFastestOverThis() {
+    List<Candidate> c =
+        List.of(on("H100-80", 0, 0, 0), on("L4", 0, 0, 0), on("L4", 0, 0, 2000), on(null, 0, 0, 0));
+    double fastest = 1000.0 / 28000;
+
+    double[] s = score(c, NO_PREFIX, 1000);
+
+    assertThat(s)
+        .containsExactly(
+            new double[] {1.0, fastest / 0.5, fastest / 2.048, fastest / (1000.0 / 9000)},
+            within(1e-9));
+  }
+
+  @Test
+  void rejectsNegativeOrInfiniteMeanPromptTokens() {
+    assertThatThrownBy(() -> new PredictedLatencyScorer(-1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("meanPromptTokens: -1.0 (expected a finite number >= 0)");
+    assertThatThrownBy(() -> new PredictedLatencyScorer(Double.POSITIVE_INFINITY))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("meanPromptTokens: Infinity");
+    assertThatThrownBy(() -> new PredictedLatencyScorer(Double.NaN))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}

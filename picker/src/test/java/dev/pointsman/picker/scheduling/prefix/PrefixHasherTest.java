@@ -1,0 +1,82 @@
+package dev.pointsman.picker.scheduling.prefix;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.pointsman.picker.scheduling.Fixtures;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class PrefixHasherTest {
+  private final PrefixHasher hasher = new PrefixHasher(64, 256);
+  private final String text = Fixtures.text(new SplittableRandom(1), 64 * 10);
+
+  @Test
+  void sameTextAndModelGiveSameHashes() {
+    assertThat(hasher.hash("m", text)).containsExactly(hasher.hash("m", new StringBuilder(text)));
+  }
+
+  @Test
+  void differentModelGivesDifferentHashesFromTheFirstBlock() {
+    long[] a = hasher.hash("llama", text);
+    long[] b = hasher.hash("mistral", text);
+
+    assertThat(a[0]).isNotEqualTo(b[0]);
+    for (int i = 0; i < a.length; i++) {
+      assertThat(a[i]).isNotEqualTo(b[i]);
+    }
+  }
+
+  @Test
+  void sharedPrefixGivesSharedLeadingHashesOnly() {
+    String other = text.substring(0, 64 * 4) + "X" + text.substring(64 * 4 + 1);
+
+    long[] a = hasher.hash("m", text);
+    long[] b = hasher.hash("m", other);
+
+    assertThat(Arrays.copyOf(b, 4)).containsExactly(Arrays.copyOf(a, 4));
+    for (int i = 4; i < a.length; i++) {
+      assertThat(b[i]).as("block %d follows a differing block", i).isNotEqualTo(a[i]);
+    }
+  }
+
+  @Test
+  void blocksAreDistinctWithinOnePrompt() {
+    String repeated = "x".repeat(64 * 8);
+
+    assertThat(hasher.hash("m", repeated)).doesNotHaveDuplicates();
+  }
+
+  @ParameterizedTest(name = "{0} chars, {1}-char blocks, max {2} -> {3} blocks")
+  @CsvSource({
+    "0,     64, 256, 0",
+    "63,    64, 256, 0",
+    "64,    64, 256, 1",
+    "200,   64, 256, 3", // the partial last block is not hashed
+    "20000, 64, 256, 256", // capped
+    "20000, 64, 10,  10",
+    "5,     1,  256, 5",
+  })
+  void blockCount(int chars, int blockChars, int maxBlocks, int expected) {
+    String t = Fixtures.text(new SplittableRandom(2), chars);
+
+    assertThat(new PrefixHasher(blockChars, maxBlocks).hash("m", t)).hasSize(expected);
+  }
+
+  @Test
+  void cappedHashesArePrefixOfUncapped() {
+    String t = Fixtures.text(new SplittableRandom(3), 64 * 300);
+
+    assertThat(new PrefixHasher(64, 256).hash("m", t))
+        .containsExactly(Arrays.copyOf(new PrefixHasher(64, 1000).hash("m", t), 256));
+  }
+
+  @Test
+  void rejectsBadGeometry() {
+    assertThatThrownBy(() -> new PrefixHasher(0, 1)).hasMessage("blockChars: 0 (expected >= 1)");
+    assertThatThrownBy(() -> new PrefixHasher(64, 0)).hasMessage("maxBlocks: 0 (expected >= 1)");
+  }
+}

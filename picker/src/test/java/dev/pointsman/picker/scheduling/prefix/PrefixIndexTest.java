@@ -1,0 +1,182 @@
+package dev.pointsman.picker.scheduling.prefix;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+
+class PrefixIndexTest {
+  private static final String A = "10.0.0.1:8000";
+  private static final String B = "10.0.0.2:8000";
+  private static final String C = "10.0.0.3:8000";
+
+  private static long[] blocks(long from, long to) {
+    return LongStream.range(from, to).toArray();
+  }
+
+  @Test
+  void matchCountsLeadingBlocksPerCandidate() {
+    PrefixIndex index = new PrefixIndex(100);
+    index.record(A, blocks(0, 10));
+    index.record(B, blocks(0, 4));
+
+    assertThat(index.match(blocks(0, 12), List.of(A, B, C))).containsExactly(10, 4, 0);
+  }
+
+  @Test
+  void matchCountsTheLongestLeadingRunOnly() {
+    PrefixIndex index = new PrefixIndex(100);
+    index.record(A, new long[] {0, 1, 3, 4, 5}); // holds blocks 0,1 and 3..5 but not 2
+    index.record(B, new long[] {1, 2, 3}); // holds no block 0
+
+    assertThat(index.match(blocks(0, 6), List.of(A, B))).containsExactly(2, 0);
+  }
+
+  @Test
+  void endpointsNotAmongTheCandidatesAreIgnored() {
+    PrefixIndex index = new PrefixIndex(100);
+    index.record(A, blocks(0, 5));
+    index.record(B, blocks(0, 3));
+
+    assertThat(index.match(blocks(0, 5), List.of(B))).containsExactly(3);
+    assertThat(index.match(blocks(0, 5), a -> a.equals(B) ? 0 : -1, 1)).containsExactly(3);
+  }
+
+  @Test
+  void emptyBlocksAreNotRecordedAndMatchNothing() {
+    PrefixIndex index = new PrefixIndex(100);
+    index.record(A, new long[0]);
+
+    assertThat(index.size(A)).isZero();
+    assertThat(index.match(new long[0], List.of(A))).containsExactly(0);
+  }
+
+  @Test
+  void lruBoundHoldsAndEvictedBlocksNoLongerMatch() {
+    PrefixIndex index = new PrefixIndex(8);
+
+    for (int i = 0; i < 10; i++) {
+      index.record(A, blocks(i * 4, i * 4 + 4));
+      assertThat(index.size(A)).isLessThanOrEqualTo(8);
+    }
+
+    assertThat(index.size(A)).isEqualTo(8);
+    assertThat(index.match(blocks(0, 4), List.of(A))).containsExactly(0); // evicted
+    assertThat(index.match(blocks(32, 40), List.of(A))).containsExactly(8); // most recent
+    assertThat(index.distinctBlocks()).isEqualTo(8);
+  }
+
+  @Test
+  void recentlyMatchedBlocksAreRefreshedByRecord() {
+    PrefixIndex index = new PrefixIndex(8);
+    index.record(A, blocks(0, 4));
+    index.record(A, blocks(100, 104));
+    index.record(A, blocks(0, 4)); // sent again: most recent now
+
+    index.record(A, blocks(200, 204)); // evicts 100..103, not 0..3
+
+    assertThat(index.match(blocks(0, 4), List.of(A))).containsExactly(4);
+    assertThat(index.match(blocks(100, 104), List.of(A))).containsExactly(0);
+  }
+
+  @Test
+  void evictionOnOneEndpointKeepsOtherHolders() {
+    PrefixIndex index = new PrefixIndex(4);
+    index.record(A, blocks(0, 4));
+    index.record(B, blocks(0, 4));
+
+    index.record(A, blocks(10, 14));
+
+    assertThat(index.match(blocks(0, 4), List.of(A, B))).containsExactly(0, 4);
+  }
+
+  @Test
+  void retainRemovesEndpoints() {
+    PrefixIndex index = new PrefixIndex(100);
+    index.record(A, blocks(0, 5));
+    index.record(B, blocks(0, 5));
+    index.record(C, blocks(50, 60));
+
+    index.retain(List.of(B));
+
+    assertThat(index.size(A)).isZero();
+    assertThat(index.size(C)).isZero();
+    assertThat(index.match(blocks(0, 5), List.of(A, B))).containsExactly(0, 5);
+    assertThat(index.distinctBlocks()).isEqualTo(5);
+  }
+
+  @Test
+  void rejectsZeroCapacity() {
+    assertThatThrownBy(() -> new PrefixIndex(0))
+        .hasMessage("capacityPerEndpoint: 0 (expected >= 1)");
+  }
+
+  @Test
+  void concurrentRecordAndMatchKeepBounds() throws Exception {
+    int capacity = 64;
+    PrefixIndex index = new PrefixIndex(capacity);
+    List<String> endpoints = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      endpoints.add("10.0.1." + i + ":8000");
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(6);
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < 6; t++) {
+        long seed = t;
+        futures.add(
+            pool.submit(
+                () -> {
+                  SplittableRandom r = new SplittableRandom(seed);
+                  start.await();
+                  for (int i = 0; i < 5_000; i++) {
+                    long from = r.nextInt(200);
+                    long[] b = blocks(from, from + 1 + r.nextInt(40));
+                    if (r.nextBoolean()) {
+                      index.record(endpoints.get(r.nextInt(endpoints.size())), b);
+                    } else {
+                      int[] m = index.match(b, endpoints);
+                      for (int x : m) {
+                        if (x < 0 || x > b.length) {
+                          throw new AssertionError("match out of range: " + x);
+                        }
+                      }
+                    }
+                    if (r.nextInt(500) == 0) {
+                      index.retain(endpoints);
+                    }
+                    for (String e : endpoints) {
+                      if (index.size(e) > capacity) {
+                        throw new AssertionError(e + " holds " + index.size(e));
+                      }
+                    }
+                  }
+                  return null;
+                }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get(2, TimeUnit.MINUTES);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    int total = 0;
+    for (String e : endpoints) {
+      assertThat(index.size(e)).isLessThanOrEqualTo(capacity);
+      total += index.size(e);
+    }
+    assertThat(index.distinctBlocks()).isLessThanOrEqualTo(total);
+  }
+}

@@ -1,0 +1,165 @@
+package dev.pointsman.sim.engine;
+
+/**
+ * Paged KV cache with automatic prefix caching. Blocks with no holder sit in a free queue, least
+ * recently freed first; a free block keeps its content hash until it is reused (evicted). Not
+ * thread-safe. A copy costs O(blocks): about 20 bytes per block plus 24 per map slot.
+ */
+final class KvCache {
+  private final int total;
+  private final int blockSize;
+  private final boolean caching;
+  private final int[] ref;
+  private final long[] hash;
+  private final int[] prev;
+  private final int[] next;
+  private final LongIntMap index;
+  private int free;
+
+  KvCache(int total, int blockSize, boolean caching) {
+    this.total = total;
+    this.blockSize = blockSize;
+    this.caching = caching;
+    ref = new int[total];
+    hash = new long[total];
+    prev = new int[total + 1];
+    next = new int[total + 1];
+    index = new LongIntMap(total);
+    prev[total] = total;
+    next[total] = total;
+    for (int b = 0; b < total; b++) {
+      append(b);
+    }
+    free = total;
+  }
+
+  private KvCache(KvCache o) {
+    total = o.total;
+    blockSize = o.blockSize;
+    caching = o.caching;
+    ref = o.ref.clone();
+    hash = o.hash.clone();
+    prev = o.prev.clone();
+    next = o.next.clone();
+    index = o.index.copy();
+    free = o.free;
+  }
+
+  KvCache copy() {
+    return new KvCache(this);
+  }
+
+  int total() {
+    return total;
+  }
+
+  int used() {
+    return total - free;
+  }
+
+  /** Number of leading blocks of {@code s} found in the cache, keeping one token to compute. */
+  int cachedPrefixBlocks(Seq s) {
+    if (!caching) {
+      return 0;
+    }
+    int max = Math.min(s.hashes.length, (s.numTokens() - 1) / blockSize);
+    int n = 0;
+    while (n < max && index.get(s.hashes[n]) >= 0) {
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Gives {@code s} its first {@code hits} blocks from the cache and enough new blocks for {@code
+   * tokens} tokens, or changes nothing and returns false if there is no room.
+   */
+  boolean admit(Seq s, int hits, int tokens) {
+    int freeHits = 0;
+    for (int i = 0; i < hits; i++) {
+      if (ref[index.get(s.hashes[i])] == 0) {
+        freeHits++;
+      }
+    }
+    int fresh = blocksFor(tokens) - hits;
+    if (fresh + freeHits > free) {
+      return false;
+    }
+    for (int i = 0; i < hits; i++) {
+      int b = index.get(s.hashes[i]);
+      if (ref[b]++ == 0) {
+        unlink(b);
+        free--;
+      }
+      s.addBlock(b);
+    }
+    s.registered = hits;
+    return grow(s, tokens);
+  }
+
+  /** Allocates blocks so that {@code s} holds {@code tokens} tokens; false if out of blocks. */
+  boolean grow(Seq s, int tokens) {
+    int need = blocksFor(tokens) - s.numBlocks;
+    if (need > free) {
+      return false;
+    }
+    for (int i = 0; i < need; i++) {
+      s.addBlock(take());
+    }
+    return true;
+  }
+
+  /** Registers the blocks of {@code s} that became full. */
+  void registerFull(Seq s) {
+    int full = Math.min(s.computed / blockSize, s.hashes.length);
+    for (int i = s.registered; i < full; i++) {
+      int b = s.blocks[i];
+      if (caching && hash[b] == 0 && index.putIfAbsent(s.hashes[i], b)) {
+        hash[b] = s.hashes[i];
+      }
+    }
+    s.registered = Math.max(s.registered, full);
+  }
+
+  /** Releases all blocks of {@code s}, tail first so that prefixes outlive suffixes. */
+  void release(Seq s) {
+    for (int i = s.numBlocks - 1; i >= 0; i--) {
+      int b = s.blocks[i];
+      if (--ref[b] == 0) {
+        append(b);
+        free++;
+      }
+    }
+    s.numBlocks = 0;
+    s.registered = 0;
+  }
+
+  private int blocksFor(int tokens) {
+    return (tokens + blockSize - 1) / blockSize;
+  }
+
+  private int take() {
+    int b = next[total];
+    unlink(b);
+    free--;
+    ref[b] = 1;
+    if (hash[b] != 0) {
+      index.remove(hash[b]);
+      hash[b] = 0;
+    }
+    return b;
+  }
+
+  private void append(int b) {
+    int last = prev[total];
+    next[last] = b;
+    prev[b] = last;
+    next[b] = total;
+    prev[total] = b;
+  }
+
+  private void unlink(int b) {
+    next[prev[b]] = next[b];
+    prev[next[b]] = prev[b];
+  }
+}

@@ -1,0 +1,35 @@
+package dev.pointsman.sim.engine;
+
+import java.util.random.RandomGenerator;
+
+/**
+ * Synthetic ShareGPT-like request lengths (means ≈230 input / ≈200 output tokens): input ~
+ * LogNormal(4.9, 1.0) clipped to [4, 1024]; output ~ LogNormal(4.9, 0.9) clipped to [4, 2048 −
+ * input]. Not thread-safe (it uses the given generator).
+ */
+public final class ShareGptLengths {
+  private final RandomGenerator random;
+
+  /** Samples with {@code random}, which should be seeded for reproducible runs. */
+  public ShareGptLengths(RandomGenerator random) {
+    this.random = random;
+  }
+
+  /** An input length. */
+  public int input() {
+    return clip(logNormal(4.9, 1.0), 4, 1024);
+  }
+
+  /** An output length for a prompt of {@code input} tokens. */
+  public int output(int input) {
+    return clip(logNormal(4.9, 0.9), 4, Math.max(4, 2048 - input));
+  }
+
+  private double logNormal(double mu, double sigma) {
+    return Math.exp(mu + sigma * random.nextGaussian());
+  }
+
+  private static int clip(double v, int lo, int hi) {
+    return (int) Math.max(lo, Math.min(hi, Math.round(v)));
+  }
+}

@@ -1,0 +1,120 @@
+package dev.pointsman.sim.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.pointsman.sim.engine.Segment;
+import dev.pointsman.sim.engine.SimRequest;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.util.List;
+
+/** Handles {@code /v1/chat/completions} and {@code /v1/completions}. */
+final class CompletionHandler {
+  private CompletionHandler() {}
+
+  /**
+   * A request handed to the engine.
+   *
+   * @param id engine request id
+   * @param sink where its events go
+   */
+  record Submitted(long id, RequestSink sink) {}
+
+  /**
+   * Accepts a completion request; returns what was submitted, or null (an error response was sent,
+   * or the pod hangs).
+   */
+  static Submitted handle(
+      ChannelHandlerContext ctx, SimPod pod, String body, boolean chat, boolean keepAlive) {
+    CompletionCall call;
+    try {
+      JsonNode json = OpenAiJson.MAPPER.readTree(body);
+      call = CompletionCall.parse(chat, json);
+    } catch (JsonProcessingException e) {
+      badRequest(ctx, pod, keepAlive, "invalid JSON body: " + e.getOriginalMessage());
+      return null;
+    } catch (IllegalArgumentException e) {
+      badRequest(ctx, pod, keepAlive, e.getMessage());
+      return null;
+    }
+    FaultConfig faults = pod.faults();
+    if (faults.hang()) {
+      return null;
+    }
+    if (pod.rollError()) {
+      HttpReplies.error(
+          ctx,
+          pod,
+          keepAlive,
+          HttpResponseStatus.INTERNAL_SERVER_ERROR,
+          "InternalServerError",
+          "injected fault");
+      return null;
+    }
+    String adapter = resolveAdapter(pod, call.model());
+    if (adapter == null) {
+      HttpReplies.error(
+          ctx,
+          pod,
+          keepAlive,
+          HttpResponseStatus.NOT_FOUND,
+          "NotFoundError",
+          "The model `" + call.model() + "` does not exist.");
+      return null;
+    }
+    return submit(ctx, pod, call, adapter, keepAlive);
+  }
+
+  private static Submitted submit(
+      ChannelHandlerContext ctx,
+      SimPod pod,
+      CompletionCall call,
+      String adapter,
+      boolean keepAlive) {
+    List<Segment> prompt = PromptMapper.segments(call.promptText());
+    int promptTokens = prompt.stream().mapToInt(Segment::length).sum();
+    int output = call.maxTokens() > 0 ? call.maxTokens() : pod.sampleOutput(promptTokens);
+    long capacity = pod.engineConfig.gpu().kvTokens();
+    if (promptTokens + (long) output > capacity) {
+      badRequest(
+          ctx,
+          pod,
+          keepAlive,
+          "This model's maximum context length is "
+              + capacity
+              + " tokens. However, you requested "
+              + (promptTokens + output)
+              + " tokens.");
+      return null;
+    }
+    long id = pod.nextId();
+    String prefix = call.chat() ? "chatcmpl-" : "cmpl-";
+    OpenAiJson.Reply reply =
+        new OpenAiJson.Reply(
+            call.chat(),
+            prefix + pod.name() + "-" + id,
+            pod.clock.instant().getEpochSecond(),
+            call.model(),
+            promptTokens);
+    RequestSink sink =
+        call.stream()
+            ? new StreamSession(ctx.channel(), pod, reply, call, keepAlive)
+            : new UnarySession(ctx, pod, reply, call, keepAlive);
+    SimRequest r = new SimRequest(id, pod.driver.nowMs(), prompt, output, adapter, ~id);
+    pod.driver.submit(pod.index, r, pod.faults().slowStartMs(), sink);
+    return new Submitted(id, sink);
+  }
+
+  private static String resolveAdapter(SimPod pod, String model) {
+    if (model.equals(pod.model())) {
+      return "";
+    }
+    return pod.adapters().containsKey(model) ? model : null;
+  }
+
+  private static void badRequest(
+      ChannelHandlerContext ctx, SimPod pod, boolean keepAlive, String message) {
+    HttpReplies.error(
+        ctx, pod, keepAlive, HttpResponseStatus.BAD_REQUEST, "BadRequestError", message);
+  }
+}

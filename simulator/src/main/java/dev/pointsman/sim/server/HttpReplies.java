@@ -1,0 +1,58 @@
+package dev.pointsman.sim.server;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelOutboundInvoker;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import java.nio.charset.StandardCharsets;
+
+/** Writes complete HTTP responses. */
+final class HttpReplies {
+  static final String SERVED_BY = "x-pointsman-served-by";
+
+  private HttpReplies() {}
+
+  static void send(
+      ChannelOutboundInvoker ctx,
+      SimPod pod,
+      boolean keepAlive,
+      HttpResponseStatus status,
+      String contentType,
+      String body) {
+    FullHttpResponse res =
+        new DefaultFullHttpResponse(
+            HttpVersion.HTTP_1_1, status, Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+    res.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+    res.headers().set(SERVED_BY, pod.name());
+    HttpUtil.setContentLength(res, res.content().readableBytes());
+    HttpUtil.setKeepAlive(res, keepAlive);
+    var f = ctx.writeAndFlush(res);
+    if (!keepAlive) {
+      f.addListener(ChannelFutureListener.CLOSE);
+    }
+  }
+
+  static void json(
+      ChannelOutboundInvoker ctx,
+      SimPod pod,
+      boolean keepAlive,
+      HttpResponseStatus status,
+      String body) {
+    send(ctx, pod, keepAlive, status, "application/json", body);
+  }
+
+  static void error(
+      ChannelOutboundInvoker ctx,
+      SimPod pod,
+      boolean keepAlive,
+      HttpResponseStatus status,
+      String type,
+      String message) {
+    json(ctx, pod, keepAlive, status, OpenAiJson.error(message, type, status.code()));
+  }
+}

@@ -1,0 +1,80 @@
+package dev.pointsman.sim.server;
+
+import java.util.List;
+
+/**
+ * One simulated model server in a fleet file.
+ *
+ * @param name pod name, returned in {@code x-pointsman-served-by}
+ * @param gpu GPU profile name
+ * @param model served base model name
+ * @param host address to bind, default 127.0.0.1
+ * @param port port, 0 for an ephemeral one
+ * @param maxLoras GPU adapter slots, default 4
+ * @param maxCpuLoras CPU adapter cache, default 16
+ * @param adapters LoRA adapters available at start
+ * @param engine metric flavor: {@code vllm} (default) or {@code sglang}
+ * @param faults injected faults, default none
+ */
+public record PodConfig(
+    String name,
+    String gpu,
+    String model,
+    String host,
+    Integer port,
+    Integer maxLoras,
+    Integer maxCpuLoras,
+    List<String> adapters,
+    String engine,
+    FaultConfig faults) {
+
+  /** Applies defaults and validates what does not need the profile list. */
+  public PodConfig {
+    require(name, "name");
+    require(gpu, "gpu");
+    model = model == null ? "meta-llama/Llama-3.1-8B-Instruct" : model;
+    host = host == null ? "127.0.0.1" : host;
+    port = port == null ? 0 : port;
+    maxLoras = maxLoras == null ? 4 : maxLoras;
+    maxCpuLoras = maxCpuLoras == null ? Math.max(16, maxLoras) : maxCpuLoras;
+    adapters = adapters == null ? List.of() : List.copyOf(adapters);
+    engine = engine == null ? "vllm" : engine;
+    faults = faults == null ? FaultConfig.NONE : faults;
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port: " + port + " (expected 0..65535)");
+    }
+    if (maxLoras < 0 || maxCpuLoras < maxLoras) {
+      throw new IllegalArgumentException(
+          "maxLoras/maxCpuLoras: "
+              + maxLoras
+              + "/"
+              + maxCpuLoras
+              + " (expected 0 <= maxLoras <= maxCpuLoras)");
+    }
+    if (!engine.equals("vllm") && !engine.equals("sglang")) {
+      throw new IllegalArgumentException("engine: " + engine + " (expected one of [vllm, sglang])");
+    }
+  }
+
+  /** A pod with defaults for everything but its name and GPU. */
+  public static PodConfig of(String name, String gpu) {
+    return new PodConfig(name, gpu, null, null, null, null, null, null, null, null);
+  }
+
+  /** A copy with other adapters. */
+  public PodConfig withAdapters(List<String> list) {
+    return new PodConfig(name, gpu, model, host, port, maxLoras, maxCpuLoras, list, engine, faults);
+  }
+
+  /** A copy with another metric flavor. */
+  public PodConfig withEngine(String flavor) {
+    return new PodConfig(
+        name, gpu, model, host, port, maxLoras, maxCpuLoras, adapters, flavor, faults);
+  }
+
+  private static void require(String value, String field) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(field + ": '" + value + "' (expected a non-blank value)");
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package dev.pointsman.sim.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FleetConfigTest {
+  @TempDir Path dir;
+
+  private Path write(String yaml) throws Exception {
+    return Files.writeString(dir.resolve("fleet.yaml"), yaml);
+  }
+
+  @Test
+  void loadsPodsWithDefaults() throws Exception {
+    FleetConfig c =
+        FleetConfig.load(
+            write(
+                """
+        pods:
+          - {name: a, gpu: H100-80, port: 8001, adapters: [x]}
+          - {name: b, gpu: L4, engine: sglang, faults: {errorRate: 0.5}}
+        """));
+
+    assertThat(c.pods()).hasSize(2);
+    assertThat(c.pods().get(0).host()).isEqualTo("127.0.0.1");
+    assertThat(c.pods().get(0).maxLoras()).isEqualTo(4);
+    assertThat(c.pods().get(1).faults().errorRate()).isEqualTo(0.5);
+    assertThat(c.pods().get(1).faults().metrics()).isEqualTo("up");
+  }
+
+  @Test
+  void unknownGpuNamesThePodAndTheKnownProfiles() throws Exception {
+    Path f = write("pods:\n  - {name: a, gpu: H100-80}\n  - {name: b, gpu: B200}\n");
+
+    assertThatThrownBy(() -> FleetConfig.load(f))
+        .hasMessageEndingWith(
+            "pods[1].gpu: B200 (expected one of [A100-40, A100-80, A10G, H100-80, L4])");
+  }
+
+  @Test
+  void invalidFieldNamesItsPath() throws Exception {
+    Path f = write("pods:\n  - {name: a, gpu: L4, port: -1}\n");
+
+    assertThatThrownBy(() -> FleetConfig.load(f))
+        .hasMessageEndingWith("pods[0].port: -1 (expected 0..65535)");
+  }
+
+  @Test
+  void nestedFaultErrorNamesItsPath() throws Exception {
+    Path f = write("pods:\n  - {name: a, gpu: L4, faults: {metrics: down}}\n");
+
+    assertThatThrownBy(() -> FleetConfig.load(f))
+        .hasMessageEndingWith("pods[0].faults.metrics: down (expected one of [up, 503, close])");
+  }
+
+  @Test
+  void duplicateNamesAreRejected() throws Exception {
+    Path f = write("pods:\n  - {name: a, gpu: L4}\n  - {name: a, gpu: L4}\n");
+
+    assertThatThrownBy(() -> FleetConfig.load(f))
+        .hasMessageEndingWith("pods[1].name: a (expected a unique name)");
+  }
+}
