@@ -73,15 +73,41 @@ public class BodyParseBenchmark {
         .append("\"arguments\":\"{\\\"q\\\":\\\"latency\\\"}\"}}]},")
         .append("{\"role\":\"tool\",\"tool_call_id\":\"call_1\",\"content\":\"3 results\"}],")
         .append("\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"search\",")
-        .append("\"parameters\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}}}],")
+        .append(
+            "\"parameters\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}}}],")
         .append("\"temperature\":0.7,\"max_completion_tokens\":512,\"stream\":true,")
         .append("\"stream_options\":{\"include_usage\":true},\"model\":\"llama-3.1-8b-instruct\"}");
     return json.toString();
   }
 
   private static final String[] WORDS = {
-    "the", "model", "request", "latency", "gateway", "prefix", "cache", "token", "pool", "endpoint",
-    "scheduler", "throughput", "queue", "kv", "utilization", "adapter", "routing", "envoy",
-    "déjà", "naïve", "über", "日本語", "streaming", "response", "batch", "memory", "GPU", "decode"
+    "the",
+    "model",
+    "request",
+    "latency",
+    "gateway",
+    "prefix",
+    "cache",
+    "token",
+    "pool",
+    "endpoint",
+    "scheduler",
+    "throughput",
+    "queue",
+    "kv",
+    "utilization",
+    "adapter",
+    "routing",
+    "envoy",
+    "déjà",
+    "naïve",
+    "über",
+    "日本語",
+    "streaming",
+    "response",
+    "batch",
+    "memory",
+    "GPU",
+    "decode"
   };
 }

@@ -36,7 +36,10 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Scenario YAML files, or shipped names s1..s5.")
   List<String> scenarios;
 
-  @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "Output folder (default: ${DEFAULT-VALUE}).")
   Path out = Path.of("bench-results");
 
   @Option(names = "--quick", description = "A short version (short runs, fewer loads, one seed).")
@@ -60,6 +63,11 @@ public final class BenchCommand implements Callable<Integer> {
   boolean noProgress;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** Runs the command without the launcher: {@code java -cp … BenchCommand --scenario s1}. */
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new BenchCommand()).execute(args));
+  }
 
   @Override
   public Integer call() {

@@ -1,6 +1,8 @@
 package dev.pointsman.cli;
 
 import dev.pointsman.body.router.BodyRouterCommand;
+import dev.pointsman.gateway.app.LocalGatewayCommand;
+import dev.pointsman.bench.routing.BenchCommand;
 import dev.pointsman.picker.app.PickerCommand;
 import dev.pointsman.sim.server.SimulateCommand;
 import picocli.CommandLine;
@@ -12,7 +14,12 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Pointsman: an inference gateway for LLM serving fleets.",
-    subcommands = {PickerCommand.class, BodyRouterCommand.class, SimulateCommand.class})
+    subcommands = {
+      PickerCommand.class,
+      BodyRouterCommand.class,
+      SimulateCommand.class,
+      LocalGatewayCommand.class
+    })
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -6,9 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The local gateway's configuration file. Every section is optional; the defaults match the
- * shipped Envoy config (fail-closed, 2 s upstream connect timeout, no route timeout, 10 min stream
- * idle timeout). Validation messages name the path of the bad value. Example:
+ * The local gateway's configuration file. Every section is optional; the defaults match the shipped
+ * Envoy config (fail-closed, 2 s upstream connect timeout, no route timeout, 10 min stream idle
+ * timeout). Validation messages name the path of the bad value. Example:
  *
  * <pre>
  * listen: {port: 8443, tls: self-signed}
@@ -79,8 +79,7 @@ public record GatewayConfig(
   }
 
   public GatewayConfig withFallback(List<String> endpoints) {
-    return new GatewayConfig(
-        listen, picker, failureModeAllow, endpoints, timeouts, limits, admin);
+    return new GatewayConfig(listen, picker, failureModeAllow, endpoints, timeouts, limits, admin);
   }
 
   public GatewayConfig withPicker(PickerSection newPicker) {

@@ -3,10 +3,10 @@ package dev.pointsman.gateway.config;
 /**
  * Buffer bounds.
  *
- * @param requestBufferBytes request body kept until the picker has echoed it, so that a request
- *     can continue unprocessed (fail-open, or a picker that ends its stream without answering);
- *     past it the copy is dropped and such a request fails with 500 (Envoy's per-stream buffer
- *     limit plays this role)
+ * @param requestBufferBytes request body kept until the picker has echoed it, so that a request can
+ *     continue unprocessed (fail-open, or a picker that ends its stream without answering); past it
+ *     the copy is dropped and such a request fails with 500 (Envoy's per-stream buffer limit plays
+ *     this role)
  * @param responseWindowBytes response bytes sent to the picker and not yet echoed back before the
  *     gateway stops reading from the model server
  * @param maxHeaderBytes largest request or response header block

@@ -24,7 +24,8 @@ public record ListenSection(
     String privateKey,
     List<String> hostnames) {
 
-  public static final ListenSection DEFAULTS = new ListenSection(null, null, null, null, null, null);
+  public static final ListenSection DEFAULTS =
+      new ListenSection(null, null, null, null, null, null);
 
   public ListenSection {
     host = host == null ? "0.0.0.0" : host;

@@ -30,8 +30,8 @@ final class Downstream {
   private boolean done;
 
   /**
-   * @param onDone called once when the response is complete, with whether the connection stays
-   *     open for the next request
+   * @param onDone called once when the response is complete, with whether the connection stays open
+   *     for the next request
    */
   Downstream(Channel ch, boolean http2, boolean keepAlive, Consumer<Boolean> onDone) {
     this.ch = ch;

@@ -20,16 +20,18 @@ import java.util.UUID;
 /** Conversions between Netty's HTTP/1.1 objects and the header blocks Envoy's filters see. */
 final class Headers {
   /**
-   * Routing headers a client must not set (the Envoy config's header-mutation filter removes them
-   * before ext_proc).
+   * Routing headers a client must not set: the list of deploy/envoy/envoy.yaml's early header
+   * mutation and header-mutation filter, which remove them before the route is computed.
    */
   static final List<String> ROUTING =
       List.of(
           "x-gateway-destination-endpoint",
           "x-gateway-destination-endpoint-subset",
+          "x-gateway-destination-endpoint-served",
           "x-gateway-model-name",
           "x-gateway-base-model-name",
-          "x-gateway-destination-endpoint-served");
+          "x-gateway-model-name-rewrite",
+          "x-envoy-original-dst-host");
 
   private static final Set<String> CONNECTION_SPECIFIC =
       Set.of(
@@ -45,32 +47,39 @@ final class Headers {
   private Headers() {}
 
   /**
-   * The request as Envoy's filters see it: pseudo-headers first, names lower-case, connection
-   * headers gone, client routing headers stripped, {@code x-request-id} and {@code
-   * x-forwarded-proto} added when absent (Envoy's connection manager defaults).
+   * The request as Envoy's filters see it with the shipped config: pseudo-headers first, names
+   * lower-case, the path normalized, connection headers gone, headers with underscores dropped
+   * ({@code headers_with_underscores_action: DROP_HEADER}), client routing headers stripped, a
+   * fresh {@code x-request-id} ({@code generate_request_id}, not preserving the client's), and
+   * {@code x-forwarded-for}/{@code x-forwarded-proto} set ({@code use_remote_address}).
    */
-  static HeaderList request(HttpRequest req, String scheme) {
+  static HeaderList request(HttpRequest req, String scheme, String clientIp) {
     HeaderList h = new HeaderList();
     String authority = req.headers().get(HttpHeaderNames.HOST);
     h.add(":authority", authority == null ? "" : authority);
-    h.add(":path", req.uri());
+    h.add(":path", Paths.normalize(req.uri()));
     h.add(":method", req.method().name());
     h.add(":scheme", scheme);
+    String forwardedFor = null;
     for (Map.Entry<String, String> e : req.headers()) {
       String name = e.getKey().toLowerCase(Locale.ROOT);
-      if (!CONNECTION_SPECIFIC.contains(name)
-          && !name.startsWith("x-http2-")
-          && !ROUTING.contains(name)) {
+      if (name.equals("x-forwarded-for")) {
+        forwardedFor = forwardedFor == null ? e.getValue() : forwardedFor + "," + e.getValue();
+      } else if (keep(name)) {
         h.add(name, e.getValue());
       }
     }
-    if (!h.contains("x-forwarded-proto")) {
-      h.add("x-forwarded-proto", scheme);
-    }
-    if (!h.contains("x-request-id")) {
-      h.add("x-request-id", UUID.randomUUID().toString());
-    }
+    h.set("x-forwarded-for", forwardedFor == null ? clientIp : forwardedFor + "," + clientIp);
+    h.set("x-forwarded-proto", scheme);
+    h.set("x-request-id", UUID.randomUUID().toString());
     return h;
+  }
+
+  private static boolean keep(String name) {
+    return !CONNECTION_SPECIFIC.contains(name)
+        && !name.startsWith("x-http2-")
+        && name.indexOf('_') < 0
+        && !ROUTING.contains(name);
   }
 
   /** The HTTP/1.1 request to the model server; the body is chunked when there is one. */

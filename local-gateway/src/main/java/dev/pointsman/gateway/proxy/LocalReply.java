@@ -23,6 +23,28 @@ record LocalReply(HeaderList headers, ByteBuf body) {
     return new LocalReply(h, Unpooled.copiedBuffer(json, StandardCharsets.UTF_8));
   }
 
+  /**
+   * The reply as the client gets it: deploy/envoy/envoy.yaml's {@code local_reply_config} maps
+   * every local 500 (picker unreachable, stream broken, a picker error) to 503 with {@code
+   * retry-after: 1}.
+   */
+  LocalReply mapped() {
+    if (status() != 500) {
+      return this;
+    }
+    HeaderList h = new HeaderList().add(":status", "503");
+    headers.forEach(
+        (name, value) -> {
+          if (!name.equals(":status")) {
+            h.add(name, value);
+          }
+        });
+    if (!h.contains("retry-after")) {
+      h.add("retry-after", "1");
+    }
+    return new LocalReply(h, body);
+  }
+
   int status() {
     return Headers.parseStatus(headers.get(":status"));
   }

@@ -12,8 +12,8 @@ import java.util.function.Consumer;
 
 /**
  * One exchange's connection to its model server: connects (or reuses a pooled connection) on the
- * exchange's loop, holds what is written before the connection is up, and gives the connection
- * back to the pool when both directions completed on a keep-alive response. Confined to the loop.
+ * exchange's loop, holds what is written before the connection is up, and gives the connection back
+ * to the pool when both directions completed on a keep-alive response. Confined to the loop.
  */
 final class UpstreamLeg {
   private final UpstreamPool pool;

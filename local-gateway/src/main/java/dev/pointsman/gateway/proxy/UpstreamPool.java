@@ -19,10 +19,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * HTTP/1.1 keep-alive connections to model servers, pooled per event loop and per address so that
- * a connection is only ever used on the loop of the request that holds it (no locks, no thread
- * hops). At most {@link #MAX_IDLE_PER_HOST} idle connections are kept per loop and address.
- * Thread-safe: each loop's pool is touched only from that loop.
+ * HTTP/1.1 keep-alive connections to model servers, pooled per event loop and per address so that a
+ * connection is only ever used on the loop of the request that holds it (no locks, no thread hops).
+ * At most {@link #MAX_IDLE_PER_HOST} idle connections are kept per loop and address. Thread-safe:
+ * each loop's pool is touched only from that loop.
  */
 final class UpstreamPool {
   static final int MAX_IDLE_PER_HOST = 64;

@@ -1,19 +1,18 @@
 package dev.pointsman.picker.app;
 
 import dev.pointsman.body.model.ModelResolver;
+import dev.pointsman.body.model.ModelsConfig;
 import dev.pointsman.body.request.ParserLimits;
 import dev.pointsman.body.request.RequestParser;
 import dev.pointsman.picker.config.PickerConfig;
-import dev.pointsman.picker.config.PoolConfig;
 import dev.pointsman.picker.datastore.Datastore;
-import dev.pointsman.picker.datastore.PoolDefinition;
 import dev.pointsman.picker.extproc.ExtProcService;
 import dev.pointsman.picker.routing.Objectives;
 import dev.pointsman.picker.routing.OneHopRouter;
 import dev.pointsman.picker.routing.PolicyRegistry;
 import dev.pointsman.picker.scheduling.InFlightTracker;
-import dev.pointsman.picker.scheduling.Plugins;
 import dev.pointsman.picker.scheduling.Scheduler;
+import dev.pointsman.picker.scheduling.latency.LatencyModel;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import dev.pointsman.picker.scrape.ScrapeTarget;
@@ -50,6 +49,7 @@ public final class PickerApp implements AutoCloseable {
   private final Metrics metrics;
   private final InFlightTracker inFlight = new InFlightTracker();
   private final PrefixIndex prefixIndex = new PrefixIndex(PREFIX_BLOCKS_PER_ENDPOINT);
+  private final LatencyModel latencyModel = new LatencyModel();
   private final Datastore datastore;
   private final ScheduledExecutorService scrapeExecutor;
   private final Scraper scraper;
@@ -59,16 +59,24 @@ public final class PickerApp implements AutoCloseable {
   private final GrpcServer grpc;
   private final AdminServer admin;
   private final List<AutoCloseable> started = new ArrayList<>();
+  private final PoolSource source;
 
   /**
    * @param config the validated configuration
    * @param boundPool serve only this pool (Endpoint Picker Protocol mode), or null for one hop
    */
   public PickerApp(PickerConfig config, String boundPool) {
+    this(config, boundPool, new LocalPoolSource(config, boundPool));
+  }
+
+  /**
+   * @param config server settings; its pools and models are read only by a local source
+   * @param boundPool serve only this pool (Endpoint Picker Protocol mode), or null for one hop
+   * @param source where pools, policies and models come from
+   */
+  public PickerApp(PickerConfig config, String boundPool, PoolSource source) {
     this.config = config;
-    if (boundPool != null) {
-      config.pool(boundPool);
-    }
+    this.source = source;
     this.metrics = Metrics.create("pointsman-picker");
     this.datastore = new Datastore(config.scrape().datastore(), inFlight, System::nanoTime);
     this.scrapeExecutor = Executors.newScheduledThreadPool(1, daemon("pointsman-scrape"));
@@ -84,11 +92,18 @@ public final class PickerApp implements AutoCloseable {
         m -> {
           scraper.setTargets(m.targets());
           prefixIndex.retain(m.addresses());
+          latencyModel.retain(m.addresses());
         });
     this.decisions = new DecisionLog(config.decisionLog(), InstantSource.system());
-    resolver.set(ModelResolver.of(config.modelsConfig()));
+    resolver.set(ModelResolver.of(new ModelsConfig(List.of(), null)));
     Scheduler scheduler =
-        new Scheduler(prefixIndex, inFlight, PrefixHasher.DEFAULT, System::nanoTime);
+        new Scheduler(prefixIndex, inFlight, PrefixHasher.DEFAULT, System::nanoTime, latencyModel);
+    io.micrometer.core.instrument.Gauge.builder(
+            "pointsman.latency.model.mape",
+            scheduler.latencyModel(),
+            dev.pointsman.picker.scheduling.latency.LatencyModel::mape)
+        .description("Mean absolute percentage error of the learned TTFT predictions, recent")
+        .register(metrics.registry());
     OneHopRouter router =
         new OneHopRouter(
             resolver::get,
@@ -112,21 +127,9 @@ public final class PickerApp implements AutoCloseable {
     this.admin =
         new AdminServer(config.admin().toServerConfig(), metrics.registry(), this::ready)
             .register("/debug/decisions", decisions::recent);
-    loadPools(boundPool);
-  }
-
-  private void loadPools(String boundPool) {
-    List<PoolDefinition> defs = new ArrayList<>();
     PoolGauges gauges = new PoolGauges(metrics.registry(), datastore, inFlight);
-    for (PoolConfig p : config.pools()) {
-      if (boundPool != null && !p.name().equals(boundPool)) {
-        continue;
-      }
-      defs.add(new PoolDefinition(p.name(), p.engineType(), p.toEndpoints()));
-      policies.set(p.name(), Plugins.build(p.policy()));
-      gauges.register(p.name());
-    }
-    datastore.setPools(defs);
+    datastore.addMembershipListener(m -> datastore.pools().forEach(gauges::register));
+    source.start(datastore, policies, resolver);
   }
 
   /** Starts serving. Readiness follows the datastore: true once every pool has been scraped. */
@@ -141,7 +144,7 @@ public final class PickerApp implements AutoCloseable {
   }
 
   public boolean ready() {
-    return datastore.ready();
+    return source.ready() && datastore.ready();
   }
 
   public int grpcPort() {
@@ -187,6 +190,7 @@ public final class PickerApp implements AutoCloseable {
 
   @Override
   public void close() {
+    source.close();
     grpc.close();
     scraper.close();
     scrapeExecutor.shutdownNow();

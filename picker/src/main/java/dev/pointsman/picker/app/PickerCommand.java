@@ -1,6 +1,8 @@
 package dev.pointsman.picker.app;
 
 import dev.pointsman.picker.config.PickerConfig;
+import dev.pointsman.picker.k8s.KubernetesPoolSource;
+import dev.pointsman.picker.k8s.KubernetesSettings;
 import dev.pointsman.runtime.Shutdown;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,8 +29,19 @@ public final class PickerCommand implements Callable<Integer> {
       description = "Serve only this pool, as a Gateway API Inference Extension endpoint picker.")
   String pool;
 
-  @Option(names = "--kubernetes", description = "Read pools and policies from the cluster.")
+  @Option(
+      names = "--kubernetes",
+      description =
+          "Read InferencePools, Pods, ModelRoutes and PickerPolicies from the cluster"
+              + " (--config then only sets the servers; its pools and models are ignored).")
   boolean kubernetes;
+
+  @Option(
+      names = "--namespace",
+      description =
+          "Namespace watched in --kubernetes mode (default: POD_NAMESPACE, else the"
+              + " kubeconfig or service-account namespace).")
+  String namespace;
 
   @Option(names = "--grpc-port", description = "Override grpc.port.")
   Integer grpcPort;
@@ -41,20 +54,15 @@ public final class PickerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (kubernetes) {
-      System.err.println(
-          "pointsman picker: --kubernetes is not available in this build yet; use --config FILE");
-      return 2;
-    }
-    if (config == null) {
+    if (config == null && !kubernetes) {
       System.err.println("pointsman picker: --config FILE is required (local mode)");
       return 2;
     }
     PickerConfig cfg;
     PickerApp app;
     try {
-      cfg = overrides(PickerConfig.load(config));
-      app = new PickerApp(cfg, pool);
+      cfg = overrides(config == null ? serverDefaults() : PickerConfig.load(config));
+      app = kubernetes ? new PickerApp(cfg, pool, kubernetesSource()) : new PickerApp(cfg, pool);
     } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
       System.err.println("pointsman picker: " + e.getMessage());
       return 2;
@@ -66,6 +74,34 @@ public final class PickerCommand implements Callable<Integer> {
         app.grpcPort(), cfg.grpc().tls(), app.adminPort(), app.datastore().pools());
     app.awaitTermination();
     return 0;
+  }
+
+  /**
+   * Server settings at their defaults, for --kubernetes without --config. PickerConfig insists on a
+   * pool; this placeholder is never loaded, the cluster supplies the pools.
+   */
+  private static PickerConfig serverDefaults() {
+    return PickerConfig.parse("pools: [{name: from-kubernetes}]");
+  }
+
+  private PoolSource kubernetesSource() {
+    String ns = namespace != null ? namespace : System.getenv("POD_NAMESPACE");
+    if (ns == null || ns.isBlank()) {
+      ns = KubernetesPoolSource.defaultNamespace();
+    }
+    String identity = System.getenv("POD_NAME");
+    if (identity == null || identity.isBlank()) {
+      identity = hostName();
+    }
+    return new KubernetesSource(KubernetesSettings.of(ns, pool, identity));
+  }
+
+  private static String hostName() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      return "pointsman-picker-" + ProcessHandle.current().pid();
+    }
   }
 
   private PickerConfig overrides(PickerConfig c) {

@@ -58,7 +58,7 @@ final class PickerHandler implements ExtProcHandler {
         headers,
         destinations.toString(),
         completion -> {
-          r.picked().ticket().release();
+          routing.completed(r, completion);
           observer.onCompleted(r, completion);
         });
   }

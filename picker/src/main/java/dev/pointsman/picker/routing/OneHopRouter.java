@@ -5,6 +5,7 @@ import dev.pointsman.body.error.RequestRejectedException;
 import dev.pointsman.body.model.ModelResolver;
 import dev.pointsman.body.model.PoolTarget;
 import dev.pointsman.body.model.Resolution;
+import dev.pointsman.extproc.Completion;
 import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.PoolSnapshot;
 import dev.pointsman.picker.scheduling.Scheduler;
@@ -109,6 +110,14 @@ public final class OneHopRouter implements Routing {
       return targets.stream().map(PoolTarget::pool).toList();
     }
     return List.of(PoolTarget.choose(targets, random.get().nextDouble()).pool());
+  }
+
+  @Override
+  public void completed(RouteOutcome.Routed routed, Completion completion) {
+    routed.picked().ticket().release();
+    if (completion.ttftNanos() >= 0 && completion.status() == 200) {
+      scheduler.observeTtft(routed.picked(), completion.ttftNanos() / 1e9);
+    }
   }
 
   @Override

@@ -1,17 +1,58 @@
 package dev.pointsman.picker.scheduling;
 
+import dev.pointsman.picker.scheduling.latency.LatencyModel;
+
 /**
  * Facts computed once per decision and shared by the filters and scorers of that decision. Not
  * thread-safe: one instance belongs to one decision.
  */
 public final class CycleState {
+  /** Prompt tokens in one 64-character prefix block, at about four characters a token. */
+  public static final int TOKENS_PER_BLOCK = 16;
+
   private final long nowNanos;
   private final long[] promptBlocks;
+  private final LatencyModel latencyModel;
   private int[] prefixMatches;
+  private double[] analyticTtft;
 
   public CycleState(long nowNanos, long[] promptBlocks) {
+    this(nowNanos, promptBlocks, null);
+  }
+
+  /**
+   * @param latencyModel the learned latency model, or null to predict from GPU profiles alone
+   */
+  public CycleState(long nowNanos, long[] promptBlocks, LatencyModel latencyModel) {
     this.nowNanos = nowNanos;
     this.promptBlocks = promptBlocks;
+    this.latencyModel = latencyModel;
+  }
+
+  /** The learned latency model, or null. */
+  public LatencyModel latencyModel() {
+    return latencyModel;
+  }
+
+  /** Records each candidate's analytic TTFT estimate, so the pick can be learned from later. */
+  public void analyticTtft(double[] seconds) {
+    this.analyticTtft = seconds;
+  }
+
+  /** Candidate {@code i}'s analytic TTFT estimate in seconds, or NaN when none was made. */
+  public double analyticTtft(int i) {
+    return analyticTtft == null ? Double.NaN : analyticTtft[i];
+  }
+
+  /**
+   * Prompt tokens candidate {@code i} probably has cached: its matched blocks, never more than the
+   * prompt.
+   */
+  public double cachedTokens(int i, int promptTokens) {
+    if (prefixMatches == null) {
+      return 0;
+    }
+    return Math.min(promptTokens, (double) prefixMatches[i] * TOKENS_PER_BLOCK);
   }
 
   /** The decision time on the picker's monotonic clock. */

@@ -13,12 +13,17 @@ public sealed interface Decision {
    * @param fallbacks further endpoints in order of preference (may be empty)
    * @param ticket the in-flight hold on the primary; release it when the request ends
    * @param explanation every scorer's score per candidate
+   * @param analyticTtftSeconds the physics-based TTFT estimate for the primary (what the latency
+   *     model learns from), or NaN when the policy has no latency scorer
+   * @param predictedTtftSeconds the learned prediction for the primary, or NaN
    */
   record Picked(
       Candidate primary,
       List<Candidate> fallbacks,
       InFlightTracker.Ticket ticket,
-      Explanation explanation)
+      Explanation explanation,
+      double analyticTtftSeconds,
+      double predictedTtftSeconds)
       implements Decision {
     public Picked {
       Objects.requireNonNull(primary, "primary");

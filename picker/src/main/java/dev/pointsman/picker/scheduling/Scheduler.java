@@ -1,5 +1,6 @@
 package dev.pointsman.picker.scheduling;
 
+import dev.pointsman.picker.scheduling.latency.LatencyModel;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.util.ArrayList;
@@ -23,16 +24,39 @@ public final class Scheduler {
   private final InFlightTracker inFlight;
   private final PrefixHasher hasher;
   private final LongSupplier nanoClock;
+  private final LatencyModel latencyModel;
 
   public Scheduler(
       PrefixIndex prefixIndex,
       InFlightTracker inFlight,
       PrefixHasher hasher,
       LongSupplier nanoClock) {
+    this(prefixIndex, inFlight, hasher, nanoClock, new LatencyModel());
+  }
+
+  public Scheduler(
+      PrefixIndex prefixIndex,
+      InFlightTracker inFlight,
+      PrefixHasher hasher,
+      LongSupplier nanoClock,
+      LatencyModel latencyModel) {
     this.prefixIndex = Objects.requireNonNull(prefixIndex, "prefixIndex");
     this.inFlight = Objects.requireNonNull(inFlight, "inFlight");
     this.hasher = Objects.requireNonNull(hasher, "hasher");
     this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+    this.latencyModel = Objects.requireNonNull(latencyModel, "latencyModel");
+  }
+
+  public LatencyModel latencyModel() {
+    return latencyModel;
+  }
+
+  /**
+   * Teaches the latency model what a picked request's time to first token turned out to be. Call
+   * once per request whose response produced a first byte.
+   */
+  public void observeTtft(Decision.Picked picked, double ttftSeconds) {
+    latencyModel.observe(picked.address(), picked.analyticTtftSeconds(), ttftSeconds);
   }
 
   public InFlightTracker inFlight() {
@@ -66,7 +90,7 @@ public final class Scheduler {
       return new Decision.NoEndpoints(noEndpointReason(request, pools));
     }
     long[] blocks = hasher.hash(request.model(), request.promptPrefix());
-    CycleState state = new CycleState(nanoClock.getAsLong(), blocks);
+    CycleState state = new CycleState(nanoClock.getAsLong(), blocks, latencyModel);
     for (Filter filter : policy.filters()) {
       candidates = filter.filter(request, candidates, state);
       if (candidates.isEmpty()) {
@@ -116,7 +140,10 @@ public final class Scheduler {
       addresses.add(c.address());
     }
     Explanation why = new Explanation(names, weights, addresses, scores, totals, order[0]);
-    return new Decision.Picked(primary, fallbacks, ticket, why);
+    double analytic = state.analyticTtft(order[0]);
+    double predicted =
+        Double.isNaN(analytic) ? Double.NaN : latencyModel.predict(primary.address(), analytic);
+    return new Decision.Picked(primary, fallbacks, ticket, why, analytic, predicted);
   }
 
   private List<Candidate> candidates(SchedulingRequest request, List<PoolSnapshot> pools) {

@@ -176,6 +176,9 @@ class ErrorResponsesTest {
           }
 
           @Override
+          public void completed(RouteOutcome.Routed routed, dev.pointsman.extproc.Completion c) {}
+
+          @Override
           public String modelsJson() {
             return "{}";
           }

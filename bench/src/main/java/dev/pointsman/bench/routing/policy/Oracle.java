@@ -13,7 +13,8 @@ import java.util.random.RandomGenerator;
  * {@code oracle}: not a real policy but the ceiling. It sees the exact state of every pod, clones
  * each, plays the request forward on the clone (nothing else arriving) and picks the pod with the
  * true minimum TTFT. Pods are probed cheapest-looking first and a probe stops as soon as it is
- * slower than the best so far, which changes nothing in the choice but saves most of the cost.
+ * slower than the best so far; pods whose lower bound (API overhead plus one minimal step) cannot
+ * beat it are skipped. Neither changes the choice; both save most of the cost.
  */
 final class Oracle implements RoutingPolicy {
   private final FleetView fleet;
@@ -47,6 +48,9 @@ final class Oracle implements RoutingPolicy {
     int best = -1;
     double bestTtft = Double.POSITIVE_INFINITY;
     for (int i : order) {
+      if (lowerBoundMs(cluster.pod(i), r.sim()) >= bestTtft) {
+        continue;
+      }
       double ttft = probe(cluster, i, r.sim(), bestTtft);
       if (ttft < bestTtft) {
         bestTtft = ttft;
@@ -54,6 +58,15 @@ final class Oracle implements RoutingPolicy {
       }
     }
     return best < 0 ? Route.failed() : Route.to(best, bestTtft);
+  }
+
+  /**
+   * No first token can come sooner than one minimal step after the request reaches the engine: pods
+   * that cannot beat the best so far are not cloned.
+   */
+  private static double lowerBoundMs(Engine pod, SimRequest request) {
+    var gpu = pod.config().gpu();
+    return pod.config().apiOverheadMs() + gpu.stepOverheadMs() + gpu.decodeFloorMs();
   }
 
   /** TTFT of {@code request} on a clone of pod {@code pod}, or +inf once past {@code limitMs}. */
@@ -76,9 +89,7 @@ final class Oracle implements RoutingPolicy {
       return Double.POSITIVE_INFINITY;
     }
     double deadline = request.arrivalMs() + limitMs;
-    while (Double.isNaN(first[0])
-        && clone.nextEventTime() < deadline
-        && clone.processNext()) {
+    while (Double.isNaN(first[0]) && clone.nextEventTime() < deadline && clone.processNext()) {
       // play forward until the first token or the deadline
     }
     return Double.isNaN(first[0]) ? Double.POSITIVE_INFINITY : first[0] - request.arrivalMs();

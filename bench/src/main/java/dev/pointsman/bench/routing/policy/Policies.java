@@ -1,8 +1,8 @@
 package dev.pointsman.bench.routing.policy;
 
 import dev.pointsman.picker.scheduling.PluginSpec;
-import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.picker.scheduling.Plugins;
+import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.picker.scheduling.SchedulingPolicy;
 import java.util.List;
 import java.util.random.RandomGenerator;
@@ -82,7 +82,8 @@ public final class Policies {
       String name, FleetView fleet, RandomGenerator random, PluginSpec... specs) {
     SchedulingPolicy policy =
         Plugins.build(
-            new PolicyConfig(List.of(), List.of(specs), PluginSpec.of("max-score-picker"), 0, null));
+            new PolicyConfig(
+                List.of(), List.of(specs), PluginSpec.of("max-score-picker"), 0, null));
     return new SchedulerPolicy(name, policy, fleet, random);
   }
 }

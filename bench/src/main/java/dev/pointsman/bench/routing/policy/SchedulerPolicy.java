@@ -18,11 +18,11 @@ import java.util.random.RandomGenerator;
 
 /**
  * A policy run by the picker's production {@link Scheduler}, as shipped: its own {@link
- * InFlightTracker} (told of every applied scrape, tickets released when a request ends) and its
- * own {@link PrefixIndex} sized as in the picker. Used for {@code pointsman} (the production
- * default) and the scorer-framework baselines ({@code gie-default}, {@code queue-only}, …). When
- * the policy has a {@code predicted-latency-scorer}, its TTFT prediction for the chosen endpoint is
- * reported so the bench can measure its error.
+ * InFlightTracker} (told of every applied scrape, tickets released when a request ends) and its own
+ * {@link PrefixIndex} sized as in the picker. Used for {@code pointsman} (the production default)
+ * and the scorer-framework baselines ({@code gie-default}, {@code queue-only}, …). When the policy
+ * has a {@code predicted-latency-scorer}, its TTFT prediction for the chosen endpoint is reported
+ * so the bench can measure its error.
  */
 final class SchedulerPolicy implements RoutingPolicy {
   /** Blocks remembered per endpoint, as in the picker ({@code PickerApp}). */

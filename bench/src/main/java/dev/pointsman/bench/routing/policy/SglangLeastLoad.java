@@ -31,8 +31,7 @@ final class SglangLeastLoad implements RoutingPolicy {
     double[] cost = new double[n];
     for (int i = 0; i < n; i++) {
       double k = Math.min(0.99, fleet.metrics(i).kvUsageOrZero());
-      cost[i] =
-          load.liveTokens(i) / fleet.speed(i).prefillTokensPerSecond() + 0.15 * k / (1 - k);
+      cost[i] = load.liveTokens(i) / fleet.speed(i).prefillTokensPerSecond() + 0.15 * k / (1 - k);
     }
     int pod = Ties.argMin(cost, random);
     load.assign(r, pod);

@@ -34,7 +34,8 @@ public final class Charts {
             r.scenario() + "-p99-ttft"));
     files.add(
         save(
-            vsLoad(r, "Goodput vs load", "goodput (req/s at SLO)", RunResult::goodputReqPerS, false),
+            vsLoad(
+                r, "Goodput vs load", "goodput (req/s at SLO)", RunResult::goodputReqPerS, false),
             dir,
             r.scenario() + "-goodput"));
     return files;

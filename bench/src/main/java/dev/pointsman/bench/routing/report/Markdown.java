@@ -50,10 +50,18 @@ public final class Markdown {
     sb.append(
         String.format(
             Locale.ROOT,
-            "- Run: %.0f s simulated per point, first %.0f s warm-up; seeds %s; scrape every %.0f ms"
+            "- Run: %.0f s simulated per point%s, first %.0f s warm-up (not measured); seeds %s;"
+                + " scrape every %.0f ms"
                 + " (phase jitter %.0f ms); SLO TTFT ≤ %.0f ms & TPOT ≤ %.0f ms (goodput), knee at"
                 + " p99 TTFT ≤ %.0f ms\n\n",
             s.durationSeconds(),
+            s.headlineDurationSeconds() == null
+                ? ""
+                : String.format(
+                    Locale.ROOT,
+                    " (%.0f s at the headline load %s)",
+                    s.headlineDurationSeconds(),
+                    pct(s.headline())),
             s.warmupSeconds(),
             s.seeds(),
             s.scrape().intervalMs(),

@@ -1,6 +1,5 @@
 package dev.pointsman.bench.routing.report;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -13,10 +12,7 @@ import java.nio.file.Path;
 /** Writes {@code results.json}; NaN (no sample) is written as null. */
 public final class ResultsJson {
   private static final ObjectMapper MAPPER =
-      JsonMapper.builder()
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .enable(JsonGenerator.Feature.WRITE_NAN_AS_STRINGS)
-          .build();
+      JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
   private ResultsJson() {}
 

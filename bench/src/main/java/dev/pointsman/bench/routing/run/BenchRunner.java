@@ -43,8 +43,7 @@ public final class BenchRunner {
         capacities.add(
             pool.submit(
                 () -> {
-                  Capacity c =
-                      Capacity.calibrate(s, calibrationRequests, s.seeds().get(0) + 1000);
+                  Capacity c = Capacity.calibrate(s, calibrationRequests, s.seeds().get(0) + 1000);
                   progress.step(s.name() + " capacity");
                   return c;
                 }));
@@ -118,7 +117,8 @@ public final class BenchRunner {
       int index, Scenario scenario, Capacity capacity, String policy, double load, long seed) {
     /** A rough cost, to start the longest runs first. */
     double cost() {
-      double requests = load * capacity.fleetRequestsPerSecond() * scenario.durationSeconds();
+      double requests =
+          load * capacity.fleetRequestsPerSecond() * scenario.forLoad(load).durationSeconds();
       return requests * ("oracle".equals(policy) ? 20 : 1);
     }
   }

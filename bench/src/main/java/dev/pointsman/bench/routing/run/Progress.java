@@ -4,8 +4,8 @@ import java.io.PrintStream;
 import java.util.function.LongSupplier;
 
 /**
- * A one-line progress bar, redrawn with a carriage return; silent when disabled (not a terminal,
- * or tests). The clock only feeds the elapsed-time display. Thread-safe.
+ * A one-line progress bar, redrawn with a carriage return; silent when disabled (not a terminal, or
+ * tests). The clock only feeds the elapsed-time display. Thread-safe.
  */
 public final class Progress {
   private static final int WIDTH = 30;

@@ -12,8 +12,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * @param seed the request stream's seed
  * @param offeredReqPerS the arrival rate
  * @param completed measured requests that finished
- * @param failed measured requests that could not be served or had no first token by the end of
- *     the drain time
+ * @param failed measured requests that could not be served or had no first token by the end of the
+ *     drain time
  * @param shed measured requests the policy shed (a goodput miss)
  * @param ttftMs time to first token, ms (timed-out requests count with their waiting time)
  * @param tpotMs time per output token after the first, ms
@@ -23,17 +23,32 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * @param prefixHitRate prompt tokens served from the prefix cache ÷ prompt tokens
  * @param preemptions requests preempted during the window
  * @param loraLoads adapter loads during the window
- * @param imbalanceCv coefficient of variation over pods of (requests sent ÷ the pod's capacity);
- *     0 = load proportional to capacity
+ * @param imbalanceCv coefficient of variation over pods of (requests sent ÷ the pod's capacity); 0
+ *     = load proportional to capacity
  * @param predictorMape mean absolute percentage error of the policy's own TTFT prediction for the
  *     pod it chose, or null when the policy makes none
  * @param perPodRequests measured requests sent to each pod
  * @param ttftSamples the sorted TTFT sample (for CDF charts; not written)
  */
 @JsonPropertyOrder({
-  "policy", "load", "seed", "offeredReqPerS", "completed", "failed", "shed", "ttftMs", "tpotMs",
-  "e2eMs", "throughputTokPerS", "goodputReqPerS", "prefixHitRate", "preemptions", "loraLoads",
-  "imbalanceCv", "predictorMape", "perPodRequests"
+  "policy",
+  "load",
+  "seed",
+  "offeredReqPerS",
+  "completed",
+  "failed",
+  "shed",
+  "ttftMs",
+  "tpotMs",
+  "e2eMs",
+  "throughputTokPerS",
+  "goodputReqPerS",
+  "prefixHitRate",
+  "preemptions",
+  "loraLoads",
+  "imbalanceCv",
+  "predictorMape",
+  "perPodRequests"
 })
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record RunResult(

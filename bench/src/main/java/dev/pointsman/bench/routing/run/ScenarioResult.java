@@ -26,8 +26,15 @@ import java.util.TreeSet;
  * @param gapLoad the load at which the gap is read
  */
 @JsonPropertyOrder({
-  "scenario", "description", "fleetCapacityReqPerS", "capacityPerProfile", "headlineLoad",
-  "gapLoad", "runs", "knee", "oracleGapCaptured"
+  "scenario",
+  "description",
+  "fleetCapacityReqPerS",
+  "capacityPerProfile",
+  "headlineLoad",
+  "gapLoad",
+  "runs",
+  "knee",
+  "oracleGapCaptured"
 })
 public record ScenarioResult(
     String scenario,
@@ -109,7 +116,8 @@ public record ScenarioResult(
     return mean(at(runs, policy, load), r -> r.ttftMs().p99());
   }
 
-  public static double mean(List<RunResult> runs, java.util.function.ToDoubleFunction<RunResult> f) {
+  public static double mean(
+      List<RunResult> runs, java.util.function.ToDoubleFunction<RunResult> f) {
     if (runs.isEmpty()) {
       return Double.NaN;
     }

@@ -18,9 +18,11 @@ import java.util.List;
  * @param loads the load ladder, fractions of fleet capacity, ascending
  * @param headlineLoad the load of the TTFT CDF chart and headline table (default 0.5)
  * @param durationSeconds simulated run length per (policy, load, seed), warm-up included
+ * @param headlineDurationSeconds run length at the headline load, or null for {@code
+ *     durationSeconds} (a long headline run is affordable where a long ladder is not)
  * @param warmupSeconds requests arriving before this are not measured
- * @param drainSeconds time after the run for queued requests to finish; those still without a
- *     first token then count as failed (timed out)
+ * @param drainSeconds time after the run for queued requests to finish; those still without a first
+ *     token then count as failed (timed out)
  * @param seeds seeds; each gives a different request stream, the same for every policy
  * @param sheddableFraction share of requests whose objective allows shedding (default 0)
  * @param scrape how stale policies' metrics are
@@ -39,6 +41,7 @@ public record Scenario(
     List<Double> loads,
     Double headlineLoad,
     Double durationSeconds,
+    Double headlineDurationSeconds,
     Double warmupSeconds,
     Double drainSeconds,
     List<Long> seeds,
@@ -67,10 +70,17 @@ public record Scenario(
     loads = checkLoads("loads", Check.required("loads", loads));
     headlineLoad = Check.positive("headlineLoad", headlineLoad, 0.5);
     durationSeconds = Check.positive("durationSeconds", durationSeconds, 120.0);
+    if (headlineDurationSeconds != null) {
+      Check.positive("headlineDurationSeconds", headlineDurationSeconds, 1);
+    }
     warmupSeconds = Check.nonNegative("warmupSeconds", warmupSeconds, 20.0);
     if (warmupSeconds >= durationSeconds) {
       throw new IllegalArgumentException(
-          "warmupSeconds: " + warmupSeconds + " (expected < durationSeconds " + durationSeconds + ")");
+          "warmupSeconds: "
+              + warmupSeconds
+              + " (expected < durationSeconds "
+              + durationSeconds
+              + ")");
     }
     drainSeconds = Check.positive("drainSeconds", drainSeconds, 300.0);
     seeds = List.copyOf(seeds == null ? List.of(1L) : seeds);
@@ -118,6 +128,7 @@ public record Scenario(
                 v.loads() != null ? v.loads() : loads,
                 headlineLoad,
                 durationSeconds,
+                headlineDurationSeconds,
                 warmupSeconds,
                 drainSeconds,
                 seeds,
@@ -147,6 +158,7 @@ public record Scenario(
         q.loads() != null ? q.loads() : loads,
         headlineLoad,
         q.durationSeconds(),
+        null,
         Math.min(q.warmupSeconds(), q.durationSeconds() / 2),
         Math.min(drainSeconds, 120.0),
         List.of(seeds.get(0)),
@@ -161,8 +173,19 @@ public record Scenario(
   public Scenario withSeeds(List<Long> newSeeds) {
     return new Scenario(
         name, description, model, fleet, workload, lora, arrival, loads, headlineLoad,
-        durationSeconds, warmupSeconds, drainSeconds, newSeeds, sheddableFraction, scrape, slo,
-        quick, variants);
+        durationSeconds, headlineDurationSeconds, warmupSeconds, drainSeconds, newSeeds,
+        sheddableFraction, scrape, slo, quick, variants);
+  }
+
+  /** This scenario as run at {@code load}: the headline load may run longer. */
+  public Scenario forLoad(double load) {
+    if (headlineDurationSeconds == null || Math.abs(load - headline()) > 1e-9) {
+      return this;
+    }
+    return new Scenario(
+        name, description, model, fleet, workload, lora, arrival, loads, headlineLoad,
+        headlineDurationSeconds, null, warmupSeconds, drainSeconds, seeds, sheddableFraction,
+        scrape, slo, quick, variants);
   }
 
   /** The ladder load closest to {@link #headlineLoad}. */

@@ -9,19 +9,14 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Finds and reads scenario files. A name such as {@code s1} or {@code s1-heterogeneous} resolves
- * to a shipped scenario (from {@code bench/scenarios/}, packaged on the classpath); anything else
- * is a path to a YAML file.
+ * Finds and reads scenario files. A name such as {@code s1} or {@code s1-heterogeneous} resolves to
+ * a shipped scenario (from {@code bench/scenarios/}, packaged on the classpath); anything else is a
+ * path to a YAML file.
  */
 public final class Scenarios {
   /** The shipped scenarios, in order. */
   public static final List<String> SHIPPED =
-      List.of(
-          "s1-heterogeneous",
-          "s2-bursty",
-          "s3-shared-prefix",
-          "s4-multi-lora",
-          "s5-mixed");
+      List.of("s1-heterogeneous", "s2-bursty", "s3-shared-prefix", "s4-multi-lora", "s5-mixed");
 
   private static final String RESOURCE_DIR = "/dev/pointsman/bench/scenarios/";
 

@@ -1,8 +1,8 @@
 package dev.pointsman.bench.routing.scenario;
 
 /**
- * How policies see pod metrics: a scrape every {@code intervalMs}, pod i's first scrape at a
- * seeded random phase in [0, jitterMs).
+ * How policies see pod metrics: a scrape every {@code intervalMs}, pod i's first scrape at a seeded
+ * random phase in [0, jitterMs).
  */
 public record ScrapeSpec(Double intervalMs, Double jitterMs) {
   public ScrapeSpec {

@@ -1,8 +1,8 @@
 package dev.pointsman.bench.routing.scenario;
 
 /**
- * Service levels. Goodput counts requests with TTFT ≤ {@code ttftMs} and TPOT ≤ {@code tpotMs};
- * the knee is the highest load with p99 TTFT ≤ {@code kneeP99TtftMs}.
+ * Service levels. Goodput counts requests with TTFT ≤ {@code ttftMs} and TPOT ≤ {@code tpotMs}; the
+ * knee is the highest load with p99 TTFT ≤ {@code kneeP99TtftMs}.
  */
 public record Slo(Double ttftMs, Double tpotMs, Double kneeP99TtftMs) {
   public Slo {

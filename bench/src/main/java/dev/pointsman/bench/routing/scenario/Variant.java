@@ -3,8 +3,8 @@ package dev.pointsman.bench.routing.scenario;
 import java.util.List;
 
 /**
- * A variant of a scenario: its name is appended to the scenario's, and each non-null field
- * replaces the scenario's. Each variant runs, and is reported, as a scenario of its own.
+ * A variant of a scenario: its name is appended to the scenario's, and each non-null field replaces
+ * the scenario's. Each variant runs, and is reported, as a scenario of its own.
  */
 public record Variant(
     String name,

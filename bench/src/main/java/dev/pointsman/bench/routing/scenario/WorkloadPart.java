@@ -12,8 +12,8 @@ import java.util.Set;
  *       {@code outputTokens}.
  *   <li>{@code multi-turn}: chat sessions of {@code minTurns..maxTurns} turns sharing a system
  *       prompt of {@code systemTokens}; turn k+1 = turn k's prompt + its answer + a new question
- *       (ShareGPT-like lengths), at least {@code thinkSeconds} (mean, exponential) after turn k;
- *       a session ends early when its context would pass {@code maxContextTokens}.
+ *       (ShareGPT-like lengths), at least {@code thinkSeconds} (mean, exponential) after turn k; a
+ *       session ends early when its context would pass {@code maxContextTokens}.
  *   <li>{@code rag}: a shared instruction of {@code systemTokens}, one of {@code documents}
  *       documents of {@code documentTokens} (Zipf({@code zipf}) popularity), a unique question of
  *       {@code questionTokens}; ShareGPT-like answer.

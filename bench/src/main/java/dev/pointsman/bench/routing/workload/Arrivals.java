@@ -5,8 +5,8 @@ import java.util.random.RandomGenerator;
 
 /**
  * Arrival times of a renewal process (exponential or Gamma gaps, mean 1) in "operational time",
- * mapped through the integrated rate of the scenario's pattern so that the rate follows the
- * pattern and averages {@code ratePerSecond}. Not thread-safe.
+ * mapped through the integrated rate of the scenario's pattern so that the rate follows the pattern
+ * and averages {@code ratePerSecond}. Not thread-safe.
  */
 public final class Arrivals {
   private final ArrivalSpec spec;

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * Generates a scenario's request stream for one rate and seed: deterministic, so every policy
- * runs on exactly the same requests. Each concern (arrivals, mix, lengths, adapters) draws from
- * its own split of the seed's generator, so changing one does not reshuffle the others.
+ * Generates a scenario's request stream for one rate and seed: deterministic, so every policy runs
+ * on exactly the same requests. Each concern (arrivals, mix, lengths, adapters) draws from its own
+ * split of the seed's generator, so changing one does not reshuffle the others.
  */
 public final class RequestStream {
   private static final int NS_SYSTEM = 1;
@@ -44,8 +44,7 @@ public final class RequestStream {
     for (int p = 0; p < parts.size(); p++) {
       WorkloadPart part = parts.get(p);
       sessions.add(new Sessions(part, ContentIds.shared(NS_SYSTEM, p, 0)));
-      documents.add(
-          "rag".equals(part.kind()) ? Sampler.zipf(part.documents(), part.zipf()) : null);
+      documents.add("rag".equals(part.kind()) ? Sampler.zipf(part.documents(), part.zipf()) : null);
     }
     LoraMix lora = scenario.lora();
     Sampler adapters = lora == null ? null : new Sampler(lora.adapterWeights());

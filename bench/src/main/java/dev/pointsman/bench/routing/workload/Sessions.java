@@ -10,9 +10,9 @@ import java.util.random.RandomGenerator;
 
 /**
  * Multi-turn chat sessions with growing context, on a fixed arrival schedule so that every policy
- * sees the same stream: a multi-turn arrival continues the session that has been ready longest
- * (its previous turn arrived at least its think time ago), else it starts a new session. A turn's
- * prompt is the previous turn's prompt, its answer and a new question.
+ * sees the same stream: a multi-turn arrival continues the session that has been ready longest (its
+ * previous turn arrived at least its think time ago), else it starts a new session. A turn's prompt
+ * is the previous turn's prompt, its answer and a new question.
  */
 final class Sessions {
   private final WorkloadPart part;
@@ -26,8 +26,7 @@ final class Sessions {
   }
 
   /** The next turn arriving at {@code nowMs}: segments, output tokens and output content id. */
-  Turn next(
-      double nowMs, RandomGenerator random, ShareGptLengths lengths, ContentIds ids) {
+  Turn next(double nowMs, RandomGenerator random, ShareGptLengths lengths, ContentIds ids) {
     Session s = ready.peek();
     if (s != null && s.readyMs <= nowMs) {
       ready.poll();

@@ -5,6 +5,7 @@ import dev.pointsman.picker.scheduling.CycleState;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
 import dev.pointsman.picker.scheduling.Scorer;
 import dev.pointsman.picker.scheduling.SpeedProfile;
+import dev.pointsman.picker.scheduling.latency.LatencyModel;
 import java.util.List;
 
 /**
@@ -16,6 +17,9 @@ import java.util.List;
  */
 public final class PredictedLatencyScorer implements Scorer {
   public static final String TYPE = "predicted-latency-scorer";
+
+  /** Predictions are floored here so that a score is always finite and positive. */
+  private static final double MIN_SECONDS = 1e-4;
 
   private final double meanPromptTokens;
 
@@ -43,12 +47,21 @@ public final class PredictedLatencyScorer implements Scorer {
   public void score(
       SchedulingRequest request, List<Candidate> candidates, CycleState context, double[] out) {
     int n = candidates.size();
+    double[] analytic = new double[n];
+    LatencyModel model = context.latencyModel();
     double best = Double.POSITIVE_INFINITY;
     for (int i = 0; i < n; i++) {
-      double uncached = request.promptTokens() * (1.0 - context.prefixHitFraction(i));
-      out[i] = predictTtftSeconds(candidates.get(i), uncached);
+      double uncached = request.promptTokens() - context.cachedTokens(i, request.promptTokens());
+      analytic[i] = predictTtftSeconds(candidates.get(i), uncached);
+      out[i] =
+          Math.max(
+              MIN_SECONDS,
+              model == null
+                  ? analytic[i]
+                  : model.predict(candidates.get(i).address(), analytic[i]));
       best = Math.min(best, out[i]);
     }
+    context.analyticTtft(analytic);
     for (int i = 0; i < n; i++) {
       out[i] = best / out[i];
     }

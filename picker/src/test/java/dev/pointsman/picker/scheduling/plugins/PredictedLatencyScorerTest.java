@@ -69,11 +69,13 @@ class PredictedLatencyScorerTest {
 
   @Test
   void prefixHitLowersPredictedTtft() {
-    CycleState halfOnFirst = Fixtures.cycle(new long[] {1, 2, 3, 4}, new int[] {2, 0});
+    // a 1024-token prompt is 64 blocks of 16 tokens; the first candidate holds the first 32
+    long[] blocks = java.util.stream.LongStream.rangeClosed(1, 64).toArray();
+    CycleState halfOnFirst = Fixtures.cycle(blocks, new int[] {32, 0});
 
-    double[] s = score(List.of(on("H100-80", 0, 0, 0), on("H100-80", 0, 0, 0)), halfOnFirst, 1000);
+    double[] s = score(List.of(on("H100-80", 0, 0, 0), on("H100-80", 0, 0, 0)), halfOnFirst, 1024);
 
-    // 500 uncached tokens (1/56 s) against 1000 (1/28 s).
+    // 512 uncached tokens (512/28000 s) against 1024 (1024/28000 s).
     assertThat(s).containsExactly(new double[] {1.0, 0.5}, within(1e-9));
   }
 
@@ -101,5 +103,42 @@ class PredictedLatencyScorerTest {
         .hasMessageContaining("meanPromptTokens: Infinity");
     assertThatThrownBy(() -> new PredictedLatencyScorer(Double.NaN))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void cachedTokensNeverExceedThePromptOnLongPrompts() {
+    // 256 hashed blocks (the hasher's cap) all held, but the prompt is 20,000 tokens long
+    long[] blocks = java.util.stream.LongStream.rangeClosed(1, 256).toArray();
+    CycleState allHeld = Fixtures.cycle(blocks, new int[] {256, 0});
+
+    double[] s = score(List.of(on("H100-80", 0, 0, 0), on("H100-80", 0, 0, 0)), allHeld, 20_000);
+
+    // the holder still prefills 20,000 - 4,096 tokens: the hit is worth about a fifth, not all
+    assertThat(s[0]).isEqualTo(1.0);
+    assertThat(s[1]).isGreaterThan(0.6).isLessThan(0.9);
+  }
+
+  @Test
+  void aLearnedSlowdownMovesTrafficAway() {
+    dev.pointsman.picker.scheduling.latency.LatencyModel model =
+        new dev.pointsman.picker.scheduling.latency.LatencyModel();
+    List<Candidate> c =
+        List.of(
+            Fixtures.candidate(
+                "10.0.0.1:8000", "H100-80", Fixtures.metrics(0, 0, 0.0), InFlightTracker.Load.NONE),
+            Fixtures.candidate(
+                "10.0.0.2:8000",
+                "H100-80",
+                Fixtures.metrics(0, 0, 0.0),
+                InFlightTracker.Load.NONE));
+    for (int i = 0; i < 200; i++) {
+      model.observe(c.get(0).address(), 0.05 + i * 0.001, 4 * (0.05 + i * 0.001));
+    }
+    CycleState learned = new CycleState(0, new long[0], model);
+    double[] out = new double[2];
+    new PredictedLatencyScorer().score(Fixtures.request(null, "", 1000), c, learned, out);
+    assertThat(out[1]).isEqualTo(1.0);
+    assertThat(out[0]).isLessThan(0.3);
+    assertThat(learned.analyticTtft(0)).isEqualTo(learned.analyticTtft(1));
   }
 }

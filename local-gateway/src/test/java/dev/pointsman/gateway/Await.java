@@ -1,0 +1,22 @@
+package dev.pointsman.gateway;
+
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/** Waits for a condition another thread makes true, polling; fails after a generous bound. */
+public final class Await {
+  private static final Duration LIMIT = Duration.ofSeconds(15);
+
+  private Await() {}
+
+  public static void until(String what, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + LIMIT.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out waiting until " + what);
+      }
+      LockSupport.parkNanos(2_000_000L);
+    }
+  }
+}

@@ -1,0 +1,214 @@
+package dev.pointsman.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import dev.pointsman.gateway.app.LocalGateway;
+import dev.pointsman.gateway.config.GatewayConfig;
+import dev.pointsman.gateway.config.ListenSection;
+import dev.pointsman.gateway.config.PickerSection;
+import dev.pointsman.sim.engine.GpuProfiles;
+import dev.pointsman.sim.server.Fleet;
+import dev.pointsman.sim.server.FleetConfig;
+import io.envoyproxy.envoy.config.core.v3.HeaderValue;
+import io.envoyproxy.envoy.config.core.v3.HeaderValueOption;
+import io.envoyproxy.envoy.service.ext_proc.v3.BodyResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
+import io.envoyproxy.envoy.service.ext_proc.v3.HeadersResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the gateway does when the picker is down or misbehaves, per {@code failureModeAllow} and the
+ * fallback route, as Envoy does with the shipped config.
+ */
+class FailureModeIT {
+  private static Fleet fleet;
+  private static String pod;
+
+  @BeforeAll
+  static void start() {
+    fleet =
+        Fleet.start(
+            new FleetConfig(List.of(Stack.pod("fallback", Stack.MODEL, List.of())), 1L, null),
+            GpuProfiles.builtIn());
+    pod = fleet.urls().getFirst().substring("http://".length());
+  }
+
+  @AfterAll
+  static void stop() {
+    fleet.close();
+  }
+
+  @Test
+  void pickerDownFailsClosedWith503AndRetryAfter() throws Exception {
+    try (LocalGateway gw = gateway(deadPicker(), c -> c.withFallback(List.of(pod)))) {
+      HttpResponse<String> res = post(gw);
+
+      // Envoy's local 500 for a failed ext_proc stream, remapped by local_reply_config
+      assertThat(res.statusCode()).isEqualTo(503);
+      assertThat(res.headers().firstValue("retry-after")).hasValue("1");
+      assertThat(res.body()).contains("\"error\"").contains("endpoint picker");
+      assertThat(res.headers().firstValue("x-pointsman-served-by")).isEmpty();
+    }
+  }
+
+  @Test
+  void pickerDownFailsOpenThroughTheFallbackRoute() throws Exception {
+    try (LocalGateway gw =
+        gateway(deadPicker(), c -> c.withFailureModeAllow(true).withFallback(List.of(pod)))) {
+      HttpResponse<String> res = post(gw);
+
+      assertThat(res.statusCode()).isEqualTo(200);
+      assertThat(res.headers().firstValue("x-pointsman-served-by")).hasValue("fallback");
+    }
+  }
+
+  @Test
+  void failOpenWithoutFallbackIs503() throws Exception {
+    try (LocalGateway gw = gateway(deadPicker(), c -> c.withFailureModeAllow(true))) {
+      HttpResponse<String> res = post(gw);
+
+      assertThat(res.statusCode()).isEqualTo(503);
+      assertThat(res.body()).contains("\"error\"");
+    }
+  }
+
+  @Test
+  void aPickerClosingWithoutAnsweringLetsTheRequestContinueUnprocessed() throws Exception {
+    try (FakePicker fake = new FakePicker((req, out) -> out.onCompleted());
+        LocalGateway gw =
+            gateway(PickerSection.plaintext(fake.address()), c -> c.withFallback(List.of(pod)))) {
+      HttpResponse<String> res = post(gw);
+
+      assertThat(res.statusCode()).isEqualTo(200);
+      assertThat(res.headers().firstValue("x-pointsman-served-by")).hasValue("fallback");
+    }
+  }
+
+  @Test
+  void aDestinationListIsInvalidForOriginalDst() throws Exception {
+    try (FakePicker fake = new FakePicker(routingTo(pod + "," + pod));
+        LocalGateway gw = gateway(PickerSection.plaintext(fake.address()), c -> c)) {
+      HttpResponse<String> res = post(gw);
+
+      assertThat(res.statusCode()).isEqualTo(503);
+    }
+  }
+
+  @Test
+  void aMinimalProcessorRoutesWithClearRouteCache() throws Exception {
+    try (FakePicker fake = new FakePicker(routingTo(pod));
+        LocalGateway gw = gateway(PickerSection.plaintext(fake.address()), c -> c)) {
+      HttpResponse<String> res = post(gw);
+
+      assertThat(res.statusCode()).isEqualTo(200);
+      assertThat(res.headers().firstValue("x-pointsman-served-by")).hasValue("fallback");
+    }
+  }
+
+  @Test
+  void aBufferedBodyReplyInFullDuplexModeIsASpuriousMessage() throws Exception {
+    try (FakePicker fake =
+            new FakePicker(
+                (req, out) -> {
+                  if (req.hasRequestBody()) {
+                    out.onNext(
+                        ProcessingResponse.newBuilder()
+                            .setRequestBody(BodyResponse.getDefaultInstance())
+                            .build());
+                  }
+                });
+        LocalGateway gw = gateway(PickerSection.plaintext(fake.address()), c -> c)) {
+      HttpResponse<String> res = post(gw);
+
+      assertThat(res.statusCode()).isEqualTo(503);
+      assertThat(res.headers().firstValue("retry-after")).hasValue("1");
+    }
+  }
+
+  /**
+   * A processor that routes every request to {@code destination} the way the picker does: headers
+   * reply at the body's end, then the body echoed, then plain continues for the response.
+   */
+  private static java.util.function.BiConsumer<
+          ProcessingRequest, io.grpc.stub.StreamObserver<ProcessingResponse>>
+      routingTo(String destination) {
+    return (req, out) -> {
+      if (req.hasRequestBody()) {
+        out.onNext(route(destination));
+        out.onNext(Replies.echo(req.getRequestBody().getBody(), true, true));
+      } else if (req.hasResponseHeaders()) {
+        out.onNext(
+            ProcessingResponse.newBuilder()
+                .setResponseHeaders(HeadersResponse.getDefaultInstance())
+                .build());
+      } else if (req.hasResponseBody()) {
+        out.onNext(
+            Replies.echo(
+                req.getResponseBody().getBody(), req.getResponseBody().getEndOfStream(), false));
+      }
+    };
+  }
+
+  private static ProcessingResponse route(String destination) {
+    HeaderValueOption h =
+        HeaderValueOption.newBuilder()
+            .setHeader(
+                HeaderValue.newBuilder()
+                    .setKey("x-gateway-destination-endpoint")
+                    .setRawValue(ByteString.copyFromUtf8(destination)))
+            .setAppendAction(HeaderValueOption.HeaderAppendAction.OVERWRITE_IF_EXISTS_OR_ADD)
+            .build();
+    return ProcessingResponse.newBuilder()
+        .setRequestHeaders(
+            HeadersResponse.newBuilder()
+                .setResponse(
+                    CommonResponse.newBuilder()
+                        .setHeaderMutation(HeaderMutation.newBuilder().addSetHeaders(h))
+                        .setClearRouteCache(true)))
+        .build();
+  }
+
+  private static PickerSection deadPicker() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    return PickerSection.plaintext("127.0.0.1:" + port);
+  }
+
+  private static LocalGateway gateway(PickerSection picker, UnaryOperator<GatewayConfig> tweak) {
+    return LocalGateway.start(
+        tweak.apply(
+            GatewayConfig.of(
+                new ListenSection("127.0.0.1", 0, "plaintext", null, null, null), picker)));
+  }
+
+  private static HttpResponse<String> post(LocalGateway gw) throws Exception {
+    HttpRequest req =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gw.port() + "/v1/chat/completions"))
+            .timeout(Duration.ofSeconds(20))
+            .header("content-type", "application/json")
+            .POST(
+                HttpRequest.BodyPublishers.ofString(
+                    Stack.chat(Stack.MODEL, "hello fallback", false, 2)))
+            .build();
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .build()
+        .send(req, HttpResponse.BodyHandlers.ofString());
+  }
+}

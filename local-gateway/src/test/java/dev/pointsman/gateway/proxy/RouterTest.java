@@ -1,0 +1,56 @@
+package dev.pointsman.gateway.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pointsman.gateway.config.HostPort;
+import dev.pointsman.gateway.http.HeaderList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RouterTest {
+  private final HostPort a = new HostPort("10.0.0.1", 8000);
+  private final HostPort b = new HostPort("10.0.0.2", 8000);
+
+  @Test
+  void aDestinationHeaderTakesTheOriginalDstRouteReadAtConnectTime() {
+    Router router = new Router(List.of(a));
+    HeaderList h = new HeaderList().add(Router.DESTINATION, "10.0.3.7:8000");
+
+    Router.Route route = router.match(h);
+    h.set(Router.DESTINATION, "10.0.3.8:8000");
+
+    assertThat(route).isEqualTo(Router.Route.ORIGINAL_DST);
+    assertThat(router.target(route, h))
+        .isEqualTo(new Router.Target.Host(new HostPort("10.0.3.8", 8000)));
+  }
+
+  @Test
+  void noDestinationTakesTheFallbackRouteRoundRobin() {
+    Router router = new Router(List.of(a, b));
+    HeaderList h = new HeaderList();
+
+    Router.Route route = router.match(h);
+
+    assertThat(route).isEqualTo(Router.Route.FALLBACK);
+    assertThat(List.of(router.target(route, h), router.target(route, h), router.target(route, h)))
+        .containsExactly(
+            new Router.Target.Host(a), new Router.Target.Host(b), new Router.Target.Host(a));
+  }
+
+  @Test
+  void noDestinationAndNoFallbackIsNoRoute() {
+    Router router = new Router(List.of());
+
+    assertThat(router.target(router.match(new HeaderList()), new HeaderList()))
+        .isInstanceOf(Router.Target.None.class);
+  }
+
+  @Test
+  void aListOrANameIsNoHealthyUpstream() {
+    Router router = new Router(List.of(a));
+    for (String bad : List.of("10.0.3.7:8000,10.0.3.8:8000", "pod:8000", "garbage")) {
+      HeaderList h = new HeaderList().add(Router.DESTINATION, bad);
+      assertThat(router.target(router.match(h), h)).isInstanceOf(Router.Target.None.class);
+    }
+  }
+}

@@ -1,0 +1,23 @@
+package dev.pointsman.picker.app;
+
+import dev.pointsman.body.model.ModelResolver;
+import dev.pointsman.picker.datastore.Datastore;
+import dev.pointsman.picker.routing.PolicyRegistry;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Where the picker's pools, per-pool policies and model routing come from: the config file ({@link
+ * LocalPoolSource}) or the cluster ({@link KubernetesSource}). A source publishes into the three
+ * targets; request threads only read them.
+ */
+public interface PoolSource extends AutoCloseable {
+
+  /** Starts publishing; returns once the first state is published or is being fetched. */
+  void start(Datastore datastore, PolicyRegistry policies, AtomicReference<ModelResolver> resolver);
+
+  /** Whether the source has published a complete first state. */
+  boolean ready();
+
+  @Override
+  default void close() {}
+}

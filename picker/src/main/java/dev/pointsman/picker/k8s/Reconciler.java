@@ -1,0 +1,103 @@
+package dev.pointsman.picker.k8s;
+
+import dev.pointsman.body.model.ModelResolver;
+import dev.pointsman.body.model.ModelsConfig;
+import dev.pointsman.picker.datastore.Datastore;
+import dev.pointsman.picker.datastore.PoolDefinition;
+import dev.pointsman.picker.k8s.api.InferencePool;
+import dev.pointsman.picker.k8s.api.ModelRoute;
+import dev.pointsman.picker.k8s.api.PickerPolicy;
+import dev.pointsman.picker.routing.PolicyRegistry;
+import dev.pointsman.picker.scheduling.SchedulingPolicy;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * Computes the picker's state from the informer caches and publishes what changed: pool membership
+ * to the datastore, each pool's policy to the registry (one atomic swap per pool; a decision reads
+ * its policy once, so in-flight requests are never disturbed), and a new model resolver. Pure
+ * computation plus non-blocking publication; run by one thread at a time.
+ */
+final class Reconciler {
+  /** What the informers hold, at one moment. */
+  record Inputs(
+      List<InferencePool> pools,
+      List<Pod> pods,
+      List<ModelRoute> routes,
+      List<PickerPolicy> policies) {}
+
+  /** The verdicts to write into status, by object name. */
+  record Verdicts(Map<String, Verdict> routes, Map<String, Verdict> policies) {}
+
+  private final String boundPool;
+  private final Datastore datastore;
+  private final PolicyRegistry registry;
+  private final AtomicReference<ModelResolver> resolver;
+  private final Consumer<String> warn;
+  private final PolicyBook book = new PolicyBook();
+  private List<PoolDefinition> publishedPools;
+  private Map<String, SchedulingPolicy> publishedPolicies = Map.of();
+  private ModelsConfig publishedModels;
+  private Set<String> reportedProblems = Set.of();
+
+  Reconciler(
+      String boundPool,
+      Datastore datastore,
+      PolicyRegistry registry,
+      AtomicReference<ModelResolver> resolver,
+      Consumer<String> warn) {
+    this.boundPool = boundPool;
+    this.datastore = datastore;
+    this.registry = registry;
+    this.resolver = resolver;
+    this.warn = warn;
+  }
+
+  Verdicts reconcile(Inputs in) {
+    List<String> problems = new ArrayList<>();
+    List<PoolDefinition> pools = PoolMembership.compute(in.pools(), in.pods(), boundPool, problems);
+    if (!pools.equals(publishedPools)) {
+      datastore.setPools(pools);
+      publishedPools = pools;
+    }
+    List<String> names = pools.stream().map(PoolDefinition::name).toList();
+    PolicyBook.Outcome policies = book.resolve(in.policies(), names);
+    publishPolicies(policies.byPool());
+    ModelCatalog.Outcome models = ModelCatalog.build(in.routes(), in.pools());
+    if (!models.config().equals(publishedModels)) {
+      resolver.set(ModelResolver.of(models.config()));
+      publishedModels = models.config();
+    }
+    report(problems);
+    return new Verdicts(models.verdicts(), policies.verdicts());
+  }
+
+  private void publishPolicies(Map<String, SchedulingPolicy> next) {
+    Set<String> pools = new HashSet<>(publishedPolicies.keySet());
+    pools.addAll(next.keySet());
+    for (String pool : pools) {
+      SchedulingPolicy policy = next.get(pool);
+      if (policy != publishedPolicies.get(pool)) {
+        registry.set(pool, policy);
+      }
+    }
+    publishedPolicies = new HashMap<>(next);
+  }
+
+  private void report(List<String> problems) {
+    Set<String> now = Set.copyOf(problems);
+    for (String p : problems) {
+      if (!reportedProblems.contains(p)) {
+        warn.accept(p);
+      }
+    }
+    reportedProblems = now;
+  }
+}

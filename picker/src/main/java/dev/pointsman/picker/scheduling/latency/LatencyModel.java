@@ -1,0 +1,91 @@
+package dev.pointsman.picker.scheduling.latency;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A learned model of each endpoint's time to first token, trained online from the TTFT the picker
+ * observes on response streams; no sidecar, no offline profile.
+ *
+ * <p>Per endpoint it fits {@code ttft ≈ a + b · analytic}, where {@code analytic} is the
+ * scheduler's physics-based estimate for that endpoint's GPU profile (queued prefill work, the
+ * uncached part of the prompt, the running batch). The intercept learns fixed overheads; the slope
+ * learns how much faster or slower this endpoint really is than its label says, and follows it when
+ * it changes (a noisy neighbour, thermal throttling, a misconfigured pod). Before any observation
+ * the model is the analytic estimate itself ({@code a = 0, b = 1}).
+ *
+ * <p>Fitting is recursive least squares with exponential forgetting: O(1) time and 7 numbers per
+ * endpoint, whatever the traffic. Thread-safe: each endpoint's fit is guarded by its own lock.
+ */
+public final class LatencyModel {
+  private final double forgetting;
+  private final ConcurrentHashMap<String, Fit> fits = new ConcurrentHashMap<>();
+
+  /**
+   * @param forgetting RLS forgetting factor in (0.9, 1]; 0.99 remembers about the last 100
+   *     observations
+   */
+  public LatencyModel(double forgetting) {
+    if (!(forgetting > 0.9 && forgetting <= 1.0)) {
+      throw new IllegalArgumentException("forgetting: " + forgetting + " (expected in (0.9, 1])");
+    }
+    this.forgetting = forgetting;
+  }
+
+  public LatencyModel() {
+    this(0.99);
+  }
+
+  /** Predicted TTFT in seconds on {@code endpoint}, given the analytic estimate for it. */
+  public double predict(String endpoint, double analyticSeconds) {
+    Fit f = fits.get(endpoint);
+    return f == null ? analyticSeconds : f.predict(analyticSeconds);
+  }
+
+  /**
+   * Learns from one response: the analytic estimate made when the request was routed, and the TTFT
+   * then observed.
+   */
+  public void observe(String endpoint, double analyticSeconds, double observedSeconds) {
+    if (!(analyticSeconds >= 0) || !(observedSeconds >= 0) || Double.isInfinite(observedSeconds)) {
+      return;
+    }
+    fits.computeIfAbsent(endpoint, e -> new Fit())
+        .update(analyticSeconds, observedSeconds, forgetting);
+  }
+
+  /** Mean absolute percentage error of recent predictions on {@code endpoint}, or NaN. */
+  public double mape(String endpoint) {
+    Fit f = fits.get(endpoint);
+    return f == null ? Double.NaN : f.mape();
+  }
+
+  /** Mean of the endpoints' recent MAPE, or NaN before any observation. */
+  public double mape() {
+    return fits.values().stream()
+        .mapToDouble(Fit::mape)
+        .filter(v -> !Double.isNaN(v))
+        .average()
+        .orElse(Double.NaN);
+  }
+
+  /** The learned {@code (a, b)} of an endpoint, for inspection; {@code (0, 1)} when untrained. */
+  public double[] coefficients(String endpoint) {
+    Fit f = fits.get(endpoint);
+    return f == null ? new double[] {0, 1} : f.coefficients();
+  }
+
+  /** Observations seen for {@code endpoint}. */
+  public long observations(String endpoint) {
+    Fit f = fits.get(endpoint);
+    return f == null ? 0 : f.count();
+  }
+
+  /** Forgets endpoints that left every pool. */
+  public void retain(Collection<String> endpoints) {
+    Set<String> keep = new HashSet<>(endpoints);
+    fits.keySet().removeIf(e -> !keep.contains(e));
+  }
+}

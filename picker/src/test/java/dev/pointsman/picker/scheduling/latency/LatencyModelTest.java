@@ -1,0 +1,108 @@
+package dev.pointsman.picker.scheduling.latency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class LatencyModelTest {
+
+  @Test
+  void untrainedPredictionIsTheAnalyticEstimate() {
+    LatencyModel m = new LatencyModel();
+    assertThat(m.predict("a", 0.25)).isEqualTo(0.25);
+    assertThat(m.mape("a")).isNaN();
+    assertThat(m.coefficients("a")).containsExactly(0, 1);
+  }
+
+  @Test
+  void convergesOnSyntheticData() {
+    // given an endpoint truly 2.5x slower than its profile, with 20 ms of fixed overhead and noise
+    LatencyModel m = new LatencyModel();
+    SplittableRandom rnd = new SplittableRandom(1);
+    for (int i = 0; i < 2_000; i++) {
+      double x = rnd.nextDouble(0.01, 2.0);
+      double y = 0.02 + 2.5 * x + rnd.nextGaussian() * 0.01;
+      m.observe("pod", x, y);
+    }
+    // then
+    assertThat(m.coefficients("pod")[1]).isCloseTo(2.5, within(0.05));
+    assertThat(m.coefficients("pod")[0]).isCloseTo(0.02, within(0.02));
+    assertThat(m.predict("pod", 1.0)).isCloseTo(2.52, within(0.06));
+    assertThat(m.mape("pod")).isLessThan(0.05);
+  }
+
+  @Test
+  void adaptsWhenAPodSlowsDown() {
+    LatencyModel m = new LatencyModel();
+    SplittableRandom rnd = new SplittableRandom(2);
+    for (int i = 0; i < 500; i++) {
+      double x = rnd.nextDouble(0.05, 1.0);
+      m.observe("pod", x, x);
+    }
+    assertThat(m.predict("pod", 0.5)).isCloseTo(0.5, within(0.02));
+    for (int i = 0; i < 500; i++) {
+      double x = rnd.nextDouble(0.05, 1.0);
+      m.observe("pod", x, 3 * x); // the pod became three times slower
+    }
+    assertThat(m.predict("pod", 0.5)).isCloseTo(1.5, within(0.05));
+  }
+
+  @Test
+  void learnsAConstantOverheadWhenLoadDoesNotVary() {
+    LatencyModel m = new LatencyModel();
+    for (int i = 0; i < 1_000; i++) {
+      m.observe("pod", 0.1, 0.3);
+    }
+    assertThat(m.predict("pod", 0.1)).isCloseTo(0.3, within(0.01));
+    double[] ab = m.coefficients("pod");
+    assertThat(ab[0] + ab[1] * 0.1).isCloseTo(0.3, within(0.01));
+  }
+
+  @Test
+  void memoryIsBoundedByEndpointsNotObservations() {
+    LatencyModel m = new LatencyModel();
+    for (int i = 0; i < 100_000; i++) {
+      m.observe("pod-" + (i % 4), 0.1, 0.1);
+    }
+    m.retain(List.of("pod-0", "pod-1"));
+    assertThat(m.observations("pod-2")).isZero();
+    assertThat(m.observations("pod-0")).isEqualTo(25_000);
+  }
+
+  @Test
+  void ignoresNonsenseObservations() {
+    LatencyModel m = new LatencyModel();
+    m.observe("pod", -1, 0.5);
+    m.observe("pod", 0.5, Double.NaN);
+    m.observe("pod", 0.5, Double.POSITIVE_INFINITY);
+    assertThat(m.observations("pod")).isZero();
+    assertThatThrownBy(() -> new LatencyModel(0.5)).hasMessageContaining("forgetting: 0.5");
+  }
+
+  @Test
+  void concurrentObserversKeepAConsistentFit() throws Exception {
+    LatencyModel m = new LatencyModel();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    for (int t = 0; t < 4; t++) {
+      pool.submit(
+          () -> {
+            for (int i = 0; i < 20_000; i++) {
+              double x = (i % 100) / 100.0 + 0.01;
+              m.observe("pod", x, 2 * x);
+              m.predict("pod", x);
+            }
+          });
+    }
+    pool.shutdown();
+    assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(m.observations("pod")).isEqualTo(80_000);
+    assertThat(m.predict("pod", 0.5)).isCloseTo(1.0, within(0.02));
+  }
+}
