@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * What the picker reads from a request's headers and Envoy's metadata.
+ * What an ext_proc service reads from a request's headers and Envoy's metadata.
  *
  * @param method {@code :method}
  * @param path {@code :path} without the query string
@@ -21,6 +21,7 @@ import java.util.UUID;
  * @param requestIdGenerated whether the id was generated here (and must be set on the request)
  * @param objective {@code x-gateway-inference-objective}, or null
  * @param subset the subset hint ({@code envoy.lb.subset_hint}), or null when absent
+ * @param contentLength {@code content-length}, or -1 when absent or not a number
  */
 public record RequestHead(
     String method,
@@ -29,7 +30,8 @@ public record RequestHead(
     String requestId,
     boolean requestIdGenerated,
     String objective,
-    Set<String> subset) {
+    Set<String> subset,
+    long contentLength) {
 
   static final String SUBSET_NAMESPACE = "envoy.lb.subset_hint";
   static final String SUBSET_KEY = "x-gateway-destination-endpoint-subset";
@@ -40,6 +42,7 @@ public record RequestHead(
     String contentType = null;
     String requestId = null;
     String objective = null;
+    long contentLength = -1;
     for (HeaderValue h : headers.getHeaders().getHeadersList()) {
       String v = value(h);
       switch (h.getKey()) {
@@ -48,6 +51,7 @@ public record RequestHead(
         case "content-type" -> contentType = v;
         case "x-request-id" -> requestId = v.isBlank() ? null : v;
         case "x-gateway-inference-objective" -> objective = v.isBlank() ? null : v;
+        case "content-length" -> contentLength = parseLength(v);
         default -> {}
       }
     }
@@ -56,7 +60,14 @@ public record RequestHead(
       requestId = UUID.randomUUID().toString();
     }
     return new RequestHead(
-        method, path, contentType, requestId, generated, objective, subset(metadata));
+        method,
+        path,
+        contentType,
+        requestId,
+        generated,
+        objective,
+        subset(metadata),
+        contentLength);
   }
 
   /** Envoy sends {@code raw_value}; older senders use {@code value}. */
@@ -64,6 +75,14 @@ public record RequestHead(
     return h.getRawValue().isEmpty()
         ? h.getValue()
         : h.getRawValue().toString(StandardCharsets.UTF_8);
+  }
+
+  private static long parseLength(String v) {
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   private static String stripQuery(String path) {

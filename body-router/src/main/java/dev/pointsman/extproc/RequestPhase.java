@@ -11,7 +11,9 @@ import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpHeaders;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -80,9 +82,7 @@ final class RequestPhase {
           0);
     }
     body.feed(data.asReadOnlyByteBuffer());
-    if (mode == BodyMode.FULL_DUPLEX_STREAMED) {
-      chunks.add(data);
-    }
+    chunks.add(data);
     if (message.getEndOfStream()) {
       bodyEnded = true;
       decideAndForward(true);
@@ -136,19 +136,27 @@ final class RequestPhase {
       case Verdict.Reject r -> throw new Rejection(r.error(), r.reason(), r.retryAfterSeconds());
       case Verdict.Forward f -> {
         forward = f;
+        ByteString original = ByteString.copyFrom(chunks);
+        chunks.clear();
+        ByteString all = ModelRewrite.apply(original, parsed, f.model());
+        boolean rewritten = all != original;
+        Map<String, String> headers = f.setHeaders();
+        if (rewritten && head.contentLength() >= 0) {
+          headers = new LinkedHashMap<>(headers);
+          headers.put("content-length", Integer.toString(all.size()));
+        }
         if (mode == BodyMode.BUFFERED) {
-          send.accept(Responses.routeOnBufferedBody(f.destination(), f.setHeaders()));
+          send.accept(
+              Responses.routeOnBufferedBody(f.destination(), headers, rewritten ? all : null));
         } else {
-          send.accept(Responses.routeOnHeaders(f.destination(), f.setHeaders()));
-          echo(endOfStream);
+          send.accept(Responses.routeOnHeaders(f.destination(), headers));
+          echo(all, endOfStream);
         }
       }
     }
   }
 
-  private void echo(boolean endOfStream) {
-    ByteString all = ByteString.copyFrom(chunks);
-    chunks.clear();
+  private void echo(ByteString all, boolean endOfStream) {
     int max = context.settings().echoChunkBytes();
     int size = all.size();
     if (size == 0) {

@@ -61,9 +61,19 @@ public final class Responses {
   /** The routing reply on a buffered request body: header mutation in the body response. */
   public static ProcessingResponse routeOnBufferedBody(
       String destination, Map<String, String> headers) {
+    return routeOnBufferedBody(destination, headers, null);
+  }
+
+  /** The routing reply on a buffered body, replacing the body when {@code newBody} is not null. */
+  public static ProcessingResponse routeOnBufferedBody(
+      String destination, Map<String, String> headers, ByteString newBody) {
+    CommonResponse.Builder common = routing(headers).toBuilder();
+    if (newBody != null) {
+      common.setBodyMutation(BodyMutation.newBuilder().setBody(newBody));
+    }
     ProcessingResponse.Builder r =
         ProcessingResponse.newBuilder()
-            .setRequestBody(BodyResponse.newBuilder().setResponse(routing(headers)));
+            .setRequestBody(BodyResponse.newBuilder().setResponse(common));
     return withDestination(r, destination);
   }
 

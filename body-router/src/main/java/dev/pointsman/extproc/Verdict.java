@@ -13,12 +13,19 @@ public sealed interface Verdict {
    * @param setHeaders headers to set on the request (values sent as {@code raw_value})
    * @param destination the {@code envoy.lb} destination metadata value, or null to send none
    * @param listener told exactly once how the request's stream ended
+   * @param model the model name the body must carry (rewritten when it differs), or null to leave
+   *     the body as it is
    */
-  record Forward(Map<String, String> setHeaders, String destination, ResponseListener listener)
+  record Forward(
+      Map<String, String> setHeaders, String destination, ResponseListener listener, String model)
       implements Verdict {
     public Forward {
       setHeaders = Map.copyOf(setHeaders);
       Objects.requireNonNull(listener, "listener");
+    }
+
+    public Forward(Map<String, String> setHeaders, String destination, ResponseListener listener) {
+      this(setHeaders, destination, listener, null);
     }
   }
 

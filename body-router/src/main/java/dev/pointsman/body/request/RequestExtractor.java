@@ -42,6 +42,7 @@ final class RequestExtractor {
       pending = frames[depth - 1].fieldSlot(parser.currentName());
     } else if (done || !started) {
       onRootToken(token);
+      fields.objectStart = parser.currentTokenLocation().getByteOffset();
     } else if (token.isStructEnd()) {
       depth--;
       done = depth == 0;
@@ -78,7 +79,8 @@ final class RequestExtractor {
         chars,
         (int) Math.min(Integer.MAX_VALUE, tokens),
         fields.maxOutputTokens < 0 ? OptionalInt.empty() : OptionalInt.of(fields.maxOutputTokens),
-        kind);
+        kind,
+        new ParsedRequest.ModelSpan(fields.objectStart, fields.modelStart, fields.modelEnd));
   }
 
   private String joinedPrefix(boolean both) {

@@ -8,6 +8,9 @@ import java.io.IOException;
 /** The scalar fields of a request gathered while extracting. Not thread-safe. */
 final class RequestFields {
   String model;
+  long modelStart = -1;
+  long modelEnd = -1;
+  long objectStart = -1;
   boolean stream;
   boolean includeUsage;
   long tokenIds;
@@ -31,6 +34,8 @@ final class RequestFields {
           RejectReason.EMPTY_MODEL, "'model' is empty (expected a model name)");
     }
     model = value;
+    modelStart = parser.currentTokenLocation().getByteOffset();
+    modelEnd = parser.currentLocation().getByteOffset();
   }
 
   void onBoolean(Slot slot, boolean value) {

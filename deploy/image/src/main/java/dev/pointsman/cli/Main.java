@@ -1,8 +1,8 @@
 package dev.pointsman.cli;
 
 import dev.pointsman.body.router.BodyRouterCommand;
+import dev.pointsman.cli.demo.DemoCommand;
 import dev.pointsman.gateway.app.LocalGatewayCommand;
-import dev.pointsman.bench.routing.BenchCommand;
 import dev.pointsman.picker.app.PickerCommand;
 import dev.pointsman.sim.server.SimulateCommand;
 import picocli.CommandLine;
@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
     versionProvider = Main.Version.class,
     description = "Pointsman: an inference gateway for LLM serving fleets.",
     subcommands = {
+      DemoCommand.class,
       PickerCommand.class,
       BodyRouterCommand.class,
       SimulateCommand.class,

@@ -12,7 +12,7 @@ public record AdminSection(Integer port, String host) {
   public AdminSection {
     port = port == null ? 9901 : port;
     host = host == null ? "127.0.0.1" : host;
-    toServerConfig();
+    new AdminServerConfig(port, host); // validates
   }
 
   public AdminServerConfig toServerConfig() {

@@ -22,7 +22,9 @@ class HeaderMutationTest {
     HeaderList h = request().add("x-gone", "x");
     new HeaderMutation(
             List.of(
-                new HeaderMutation.Set("X-Gateway-Destination-Endpoint", "10.0.0.1:8000",
+                new HeaderMutation.Set(
+                    "X-Gateway-Destination-Endpoint",
+                    "10.0.0.1:8000",
                     Action.OVERWRITE_IF_EXISTS_OR_ADD),
                 new HeaderMutation.Set("x-a", "3", Action.OVERWRITE_IF_EXISTS_OR_ADD),
                 new HeaderMutation.Set("x-b", "4", Action.APPEND_IF_EXISTS_OR_ADD),

@@ -16,8 +16,9 @@ import java.util.function.LongSupplier;
 /**
  * The endpoint picker's decision: route the request, set {@code x-gateway-destination-endpoint}
  * (exactly one {@code ip:port}, as an ORIGINAL_DST cluster requires) and the {@code envoy.lb}
- * metadata (the primary, then any fallbacks, for data planes that retry through them), and release
- * the in-flight hold exactly once when the request ends.
+ * metadata (the primary, then any fallbacks, for data planes that retry through them), make the
+ * body name the model as the model server knows it (an alias or an omitted model is rewritten), and
+ * release the in-flight hold exactly once when the request ends.
  */
 final class PickerHandler implements ExtProcHandler {
   private final Routing routing;
@@ -60,7 +61,8 @@ final class PickerHandler implements ExtProcHandler {
         completion -> {
           routing.completed(r, completion);
           observer.onCompleted(r, completion);
-        });
+        },
+        r.model());
   }
 
   @Override

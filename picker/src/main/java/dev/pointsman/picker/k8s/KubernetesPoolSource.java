@@ -171,6 +171,11 @@ public final class KubernetesPoolSource implements AutoCloseable {
     return status.leader();
   }
 
+  /** Whether every informer currently has a live watch (false while reconnecting). */
+  boolean watching() {
+    return informers().stream().allMatch(SharedIndexInformer::isWatching);
+  }
+
   public KubernetesSettings settings() {
     return settings;
   }

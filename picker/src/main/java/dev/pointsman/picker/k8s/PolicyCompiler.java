@@ -50,7 +50,9 @@ final class PolicyCompiler {
     try {
       return Plugins.build(config);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("spec." + e.getMessage(), e);
+      // the scheduling library calls scorer parameters "params"; the CRD calls them "parameters"
+      throw new IllegalArgumentException(
+          "spec." + e.getMessage().replace(".params.", ".parameters."), e);
     }
   }
 

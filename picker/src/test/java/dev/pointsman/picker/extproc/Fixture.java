@@ -61,7 +61,7 @@ final class Fixture implements AutoCloseable {
         ModelResolver.of(
             new ModelsConfig(
                 List.of(
-                    ModelEntry.base(MODEL, List.of(PoolTarget.of("gpu-a"))),
+                    new ModelEntry(MODEL, List.of("llama"), null, List.of(PoolTarget.of("gpu-a"))),
                     ModelEntry.adapter(ADAPTER, MODEL),
                     ModelEntry.base("orphan", List.of(PoolTarget.of("empty")))),
                 null));

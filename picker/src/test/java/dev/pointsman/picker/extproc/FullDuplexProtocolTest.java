@@ -233,4 +233,55 @@ class FullDuplexProtocolTest {
     assertThat(fx.inFlight.liveRequests()).isZero();
     assertThat(fx.observer.completions).hasSize(30);
   }
+
+  @Test
+  void anAliasIsRewrittenToTheServedNameInTheEchoedBody() {
+    byte[] body = Replies.chat("llama", "hi", false);
+    EnvoyReplay s =
+        fx.stream()
+            .requestHeaders(
+                "POST",
+                "/v1/chat/completions",
+                false,
+                "content-length",
+                Integer.toString(body.length));
+    s.requestBody(body, true);
+    Map<String, String> set = Replies.setHeaders(s.next().getRequestHeaders().getResponse());
+    String echoed =
+        s.next()
+            .getRequestBody()
+            .getResponse()
+            .getBodyMutation()
+            .getStreamedResponse()
+            .getBody()
+            .toStringUtf8();
+    assertThat(echoed).isEqualTo(new String(body).replace("\"llama\"", "\"llama-3-8b\""));
+    assertThat(set).containsEntry("content-length", Integer.toString(echoed.length()));
+    assertThat(set).containsEntry("x-gateway-model-name", Fixture.MODEL);
+  }
+
+  @Test
+  void aBodyThatAlreadyNamesTheServedModelIsEchoedUnchangedWithoutContentLength() {
+    byte[] body = Replies.chat(Fixture.MODEL, "hi", false);
+    EnvoyReplay s =
+        fx.stream()
+            .requestHeaders(
+                "POST",
+                "/v1/chat/completions",
+                false,
+                "content-length",
+                Integer.toString(body.length));
+    s.requestBody(body, true);
+    assertThat(Replies.setHeaders(s.next().getRequestHeaders().getResponse()))
+        .doesNotContainKey("content-length");
+    assertThat(
+            s.next()
+                .getRequestBody()
+                .getResponse()
+                .getBodyMutation()
+                .getStreamedResponse()
+                .getBody()
+                .toByteArray())
+        .isEqualTo(body);
+  }
 }

@@ -71,11 +71,7 @@ public final class PolicyRun {
 
   /** Runs {@code policyName} at {@code load} on the stream of {@code seed}. */
   public static RunResult run(
-      Scenario scenarioAtAnyLoad,
-      Capacity capacity,
-      String policyName,
-      double load,
-      long seed) {
+      Scenario scenarioAtAnyLoad, Capacity capacity, String policyName, double load, long seed) {
     Scenario scenario = scenarioAtAnyLoad.forLoad(load);
     double durationMs = scenario.durationSeconds() * 1000;
     List<BenchRequest> stream =

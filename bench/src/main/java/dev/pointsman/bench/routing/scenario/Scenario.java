@@ -172,9 +172,25 @@ public record Scenario(
   /** A copy with other seeds. */
   public Scenario withSeeds(List<Long> newSeeds) {
     return new Scenario(
-        name, description, model, fleet, workload, lora, arrival, loads, headlineLoad,
-        durationSeconds, headlineDurationSeconds, warmupSeconds, drainSeconds, newSeeds,
-        sheddableFraction, scrape, slo, quick, variants);
+        name,
+        description,
+        model,
+        fleet,
+        workload,
+        lora,
+        arrival,
+        loads,
+        headlineLoad,
+        durationSeconds,
+        headlineDurationSeconds,
+        warmupSeconds,
+        drainSeconds,
+        newSeeds,
+        sheddableFraction,
+        scrape,
+        slo,
+        quick,
+        variants);
   }
 
   /** This scenario as run at {@code load}: the headline load may run longer. */
@@ -183,9 +199,25 @@ public record Scenario(
       return this;
     }
     return new Scenario(
-        name, description, model, fleet, workload, lora, arrival, loads, headlineLoad,
-        headlineDurationSeconds, null, warmupSeconds, drainSeconds, seeds, sheddableFraction,
-        scrape, slo, quick, variants);
+        name,
+        description,
+        model,
+        fleet,
+        workload,
+        lora,
+        arrival,
+        loads,
+        headlineLoad,
+        headlineDurationSeconds,
+        null,
+        warmupSeconds,
+        drainSeconds,
+        seeds,
+        sheddableFraction,
+        scrape,
+        slo,
+        quick,
+        variants);
   }
 
   /** The ladder load closest to {@link #headlineLoad}. */

@@ -1,0 +1,115 @@
+package dev.pointsman.bench.routing.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ScenariosTest {
+
+  @Test
+  void everyShippedScenarioLoadsByShortName() {
+    for (String name : List.of("s1", "s2", "s3", "s4", "s5")) {
+      Scenario s = Scenarios.load(name);
+      assertThat(s.name()).startsWith(name + "-");
+      assertThat(s.instances()).isNotEmpty();
+      assertThat(s.quickVersion().durationSeconds()).isLessThanOrEqualTo(s.durationSeconds());
+    }
+  }
+
+  @Test
+  void variantsBecomeScenariosOfTheirOwn() {
+    List<Scenario> s2 = Scenarios.load("s2-bursty").instances();
+    assertThat(s2)
+        .extracting(Scenario::name)
+        .containsExactly(
+            "s2-bursty-cv1",
+            "s2-bursty-cv2",
+            "s2-bursty-cv3.5",
+            "s2-bursty-square",
+            "s2-bursty-a100-control");
+    assertThat(s2.get(4).pods()).isEqualTo(8);
+    assertThat(s2.get(4).fleet()).singleElement().extracting(PodGroup::gpu).isEqualTo("A100-80");
+    assertThat(s2.get(2).arrival().cv()).isEqualTo(3.5);
+  }
+
+  @Test
+  void s5IsTheMixedHeadline() {
+    Scenario s5 = Scenarios.load("s5");
+    assertThat(s5.workload()).extracting(WorkloadPart::kind)
+        .containsExactly("multi-turn", "sharegpt", "rag");
+    assertThat(s5.lora().fraction()).isEqualTo(0.3);
+    assertThat(s5.lora().adapters()).isEqualTo(8);
+    assertThat(s5.arrival().cv()).isEqualTo(3.0);
+    assertThat(s5.headline()).isEqualTo(0.5);
+    assertThat(s5.forLoad(0.5).durationSeconds()).isEqualTo(600.0);
+    assertThat(s5.forLoad(0.4).durationSeconds()).isEqualTo(s5.durationSeconds());
+  }
+
+  @Test
+  void aUserFileRunsTheSameWay(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("mine.yaml");
+    Files.writeString(
+        file,
+        """
+        name: mine
+        fleet: [{gpu: A10G, count: 2}]
+        workload: [{kind: rag, documents: 5}]
+        loads: [0.2, 0.4]
+        """);
+    Scenario s = Scenarios.load(file.toString());
+    assertThat(s.name()).isEqualTo("mine");
+    assertThat(s.scrape().intervalMs()).isEqualTo(50.0);
+    assertThat(s.slo().kneeP99TtftMs()).isEqualTo(2000.0);
+    assertThat(s.workload().get(0).documentTokens()).isEqualTo(2000);
+  }
+
+  @Test
+  void errorsNameThePathInTheFile(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("bad.yaml");
+    Files.writeString(
+        file,
+        """
+        name: bad
+        fleet: [{gpu: L4, count: 0}]
+        workload: [{kind: sharegpt}]
+        loads: [0.2]
+        """);
+    assertThatThrownBy(() -> Scenarios.load(file.toString()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("fleet[0].count: 0 (expected >= 1)");
+  }
+
+  @Test
+  void loadsMustAscend(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("bad.yaml");
+    Files.writeString(
+        file,
+        """
+        name: bad
+        fleet: [{gpu: L4}]
+        workload: [{kind: chat}]
+        loads: [0.2]
+        """);
+    assertThatThrownBy(() -> Scenarios.load(file.toString()))
+        .hasMessageContaining("workload[0].kind: 'chat'");
+    assertThatThrownBy(
+            () ->
+                new Scenario(
+                    "x", null, null, List.of(new PodGroup("L4", 1, null, null)),
+                    List.of(WorkloadPart.of("sharegpt")), null, null, List.of(0.4, 0.2), null,
+                    null, null, null, null, null, null, null, null, null, null))
+        .hasMessageContaining("loads[1]: 0.2 (expected ascending loads)");
+  }
+
+  @Test
+  void unknownNamesSayWhatIsExpected() {
+    assertThatThrownBy(() -> Scenarios.load("s9"))
+        .hasMessageContaining("'s9'")
+        .hasMessageContaining("s1-heterogeneous");
+  }
+}

@@ -1,0 +1,77 @@
+package dev.pointsman.bench.routing.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pointsman.bench.routing.scenario.Scenario;
+import dev.pointsman.bench.routing.scenario.Scenarios;
+import dev.pointsman.sim.engine.Segment;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RequestStreamTest {
+  private final Scenario s5 = Scenarios.load("s5");
+
+  @Test
+  void sameSeedSameStream() {
+    List<BenchRequest> a = RequestStream.generate(s5, 40, 60_000, 7);
+    List<BenchRequest> b = RequestStream.generate(s5, 40, 60_000, 7);
+    assertThat(a).isEqualTo(b);
+    assertThat(RequestStream.generate(s5, 40, 60_000, 8)).isNotEqualTo(a);
+  }
+
+  @Test
+  void theMixFollowsTheWeights() {
+    List<BenchRequest> stream = RequestStream.generate(s5, 100, 600_000, 1);
+    Map<String, Integer> kinds = new HashMap<>();
+    int lora = 0;
+    for (BenchRequest r : stream) {
+      kinds.merge(r.kind(), 1, Integer::sum);
+      lora += r.adapterOrNull() == null ? 0 : 1;
+    }
+    double n = stream.size();
+    assertThat(kinds.get("multi-turn") / n).isBetween(0.47, 0.53);
+    assertThat(kinds.get("sharegpt") / n).isBetween(0.27, 0.33);
+    assertThat(kinds.get("rag") / n).isBetween(0.17, 0.23);
+    assertThat(lora / n).isBetween(0.25, 0.35);
+  }
+
+  @Test
+  void aLaterTurnExtendsTheEarlierTurnWithItsAnswer() {
+    List<BenchRequest> stream = RequestStream.generate(s5, 50, 300_000, 3);
+    boolean found = false;
+    for (int i = 0; i < stream.size() && !found; i++) {
+      BenchRequest first = stream.get(i);
+      if (!first.kind().equals("multi-turn")) {
+        continue;
+      }
+      for (int j = i + 1; j < stream.size(); j++) {
+        List<Segment> later = stream.get(j).sim().prompt();
+        List<Segment> prompt = first.sim().prompt();
+        if (later.size() == prompt.size() + 2 && later.subList(0, prompt.size()).equals(prompt)) {
+          Segment answer = later.get(prompt.size());
+          assertThat(answer.contentId()).isEqualTo(first.sim().outputContentId());
+          assertThat(answer.length()).isEqualTo(first.sim().outputTokens());
+          assertThat(stream.get(j).adapterOrNull()).isEqualTo(first.adapterOrNull());
+          found = true;
+          break;
+        }
+      }
+    }
+    assertThat(found).isTrue();
+  }
+
+  @Test
+  void sharedSegmentsRenderToSharedTextPrefixes() {
+    PromptText text = new PromptText(16_384);
+    String a = text.render(List.of(new Segment(5, 100), new Segment(6, 50)));
+    String b = text.render(List.of(new Segment(5, 100), new Segment(7, 50)));
+    String c = text.render(List.of(new Segment(8, 100)));
+    assertThat(a).hasSize(600);
+    assertThat(a.substring(0, 400)).isEqualTo(b.substring(0, 400));
+    assertThat(a.substring(400)).isNotEqualTo(b.substring(400));
+    assertThat(a.substring(0, 8)).isNotEqualTo(c.substring(0, 8));
+    assertThat(text.render(List.of(new Segment(1, 10_000)))).hasSize(16_384);
+  }
+}

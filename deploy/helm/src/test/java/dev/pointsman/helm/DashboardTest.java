@@ -1,0 +1,69 @@
+package dev.pointsman.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The Grafana dashboard ConfigMap: valid JSON whose queries use the picker's real metric names. */
+class DashboardTest {
+
+  private static JsonNode dashboard() throws Exception {
+    ConfigMap cm = Chart.defaults().get(ConfigMap.class, "pointsman-dashboard");
+    assertThat(cm.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1");
+    return new ObjectMapper().readTree(cm.getData().get("pointsman.json"));
+  }
+
+  private static List<String> expressions(JsonNode dashboard) {
+    List<String> out = new ArrayList<>();
+    dashboard.findValues("expr").forEach(e -> out.add(e.asText()));
+    return out;
+  }
+
+  @Test
+  void chartsTtftDecisionsScrapeHealthAndPoolLoad() throws Exception {
+    List<String> exprs = expressions(dashboard());
+
+    assertThat(exprs)
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .startsWith("histogram_quantile(0.99")
+                    .contains("pointsman_ttft_seconds_bucket")
+                    .contains("by (pool, le)"))
+        .anySatisfy(e -> assertThat(e).contains("pointsman_decisions_total").contains("result"))
+        .anySatisfy(e -> assertThat(e).contains("pointsman_scrape_errors_total"))
+        .anySatisfy(e -> assertThat(e).contains("inference_pool_average_queue_size"))
+        .anySatisfy(e -> assertThat(e).contains("inference_pool_average_kv_cache_utilization"))
+        .anySatisfy(e -> assertThat(e).contains("inference_pool_ready_pods"));
+  }
+
+  @Test
+  void panelIdsAreUniqueAndEveryPanelHasADataSourceVariable() throws Exception {
+    JsonNode dash = dashboard();
+    Set<Integer> ids = new HashSet<>();
+
+    assertThat(dash.get("uid").asText()).isEqualTo("pointsman-overview");
+    for (JsonNode panel : dash.get("panels")) {
+      assertThat(ids.add(panel.get("id").asInt())).as("panel id %s", panel.get("id")).isTrue();
+      if (!panel.get("type").asText().equals("row")) {
+        assertThat(panel.at("/datasource/uid").asText()).isEqualTo("${datasource}");
+        assertThat(panel.get("targets")).isNotEmpty();
+      }
+    }
+  }
+
+  @Test
+  void canBeTurnedOff() {
+    assertThat(
+            Chart.render("metrics: {dashboard: {enabled: false}}")
+                .find(ConfigMap.class, "pointsman-dashboard"))
+        .isEmpty();
+  }
+}
