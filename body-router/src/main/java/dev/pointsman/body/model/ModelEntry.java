@@ -11,9 +11,21 @@ import java.util.Set;
  * @param aliases other ids that mean this model
  * @param baseModel the base model's name if this is an adapter, else null
  * @param pools the pools serving it; for an adapter, empty means the base model's pools
+ * @param sheddable whether this model's requests may be shed (429) when its pool is saturated;
+ *     null: inherited by an adapter from its base model, otherwise false
  */
 public record ModelEntry(
-    String name, List<String> aliases, String baseModel, List<PoolTarget> pools) {
+    String name,
+    List<String> aliases,
+    String baseModel,
+    List<PoolTarget> pools,
+    Boolean sheddable) {
+
+  /** An entry whose requests are never shed (the default). */
+  public ModelEntry(String name, List<String> aliases, String baseModel, List<PoolTarget> pools) {
+    this(name, aliases, baseModel, pools, null);
+  }
+
   public ModelEntry {
     if (Names.isBlank(name)) {
       throw new IllegalArgumentException("name: " + Names.quote(name) + " (expected a model name)");

@@ -25,9 +25,11 @@ final class RouteTable {
 
   private void addConfigured(ModelsConfig config) {
     Map<String, List<PoolTarget>> basePools = new HashMap<>();
+    Map<String, Boolean> baseSheddable = new HashMap<>();
     for (ModelEntry entry : config.models()) {
       if (!entry.isAdapter()) {
         basePools.put(entry.name(), entry.pools());
+        baseSheddable.put(entry.name(), Boolean.TRUE.equals(entry.sheddable()));
       }
     }
     for (ModelEntry entry : config.models()) {
@@ -37,8 +39,16 @@ final class RouteTable {
                   entry.name(),
                   entry.baseModel(),
                   entry.name(),
-                  entry.pools().isEmpty() ? basePools.get(entry.baseModel()) : entry.pools())
-              : new Route(entry.name(), entry.name(), null, entry.pools());
+                  entry.pools().isEmpty() ? basePools.get(entry.baseModel()) : entry.pools(),
+                  entry.sheddable() != null
+                      ? entry.sheddable()
+                      : baseSheddable.getOrDefault(entry.baseModel(), false))
+              : new Route(
+                  entry.name(),
+                  entry.name(),
+                  null,
+                  entry.pools(),
+                  Boolean.TRUE.equals(entry.sheddable()));
       add(route, entry.name());
       entry.aliases().forEach(alias -> routes.put(alias, route));
     }

@@ -146,4 +146,22 @@ class ModelResolverTest {
     assertThat(first.get("parent").asText()).isEqualTo("llama-3.1-8b");
     assertThat(list.get("data").get(1).get("parent").isNull()).isTrue();
   }
+
+  @org.junit.jupiter.api.Test
+  void sheddabilityIsPerModelAndAdaptersInheritIt() {
+    ModelResolver r =
+        ModelResolver.of(
+            ModelsConfig.fromYaml(
+                """
+                models:
+                  - {name: batch-llama, pools: [{pool: a}], sheddable: true}
+                  - {name: batch-lora, baseModel: batch-llama}
+                  - {name: chat-lora, baseModel: batch-llama, sheddable: false}
+                  - {name: chat-llama, pools: [{pool: a}]}
+                """));
+    org.assertj.core.api.Assertions.assertThat(r.resolve("batch-llama").sheddable()).isTrue();
+    org.assertj.core.api.Assertions.assertThat(r.resolve("batch-lora").sheddable()).isTrue();
+    org.assertj.core.api.Assertions.assertThat(r.resolve("chat-lora").sheddable()).isFalse();
+    org.assertj.core.api.Assertions.assertThat(r.resolve("chat-llama").sheddable()).isFalse();
+  }
 }

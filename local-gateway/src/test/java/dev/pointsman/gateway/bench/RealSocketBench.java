@@ -92,7 +92,7 @@ public final class RealSocketBench {
     HttpClient client =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
-            .executor(Executors.newFixedThreadPool(2))
+            .executor(Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().factory()))
             .build();
     HttpRequest req =
         HttpRequest.newBuilder(uri)

@@ -23,6 +23,9 @@ final class LocalPoolSource implements PoolSource {
   LocalPoolSource(PickerConfig config, String boundPool) {
     this.config = config;
     this.boundPool = boundPool;
+    if (config.pools().isEmpty()) {
+      throw new IllegalArgumentException("pools: [] (expected at least one pool in local mode)");
+    }
     if (boundPool != null) {
       config.pool(boundPool);
     }

@@ -76,12 +76,9 @@ public final class PickerCommand implements Callable<Integer> {
     return 0;
   }
 
-  /**
-   * Server settings at their defaults, for --kubernetes without --config. PickerConfig insists on a
-   * pool; this placeholder is never loaded, the cluster supplies the pools.
-   */
+  /** Server settings at their defaults, for --kubernetes without --config. */
   private static PickerConfig serverDefaults() {
-    return PickerConfig.parse("pools: [{name: from-kubernetes}]");
+    return PickerConfig.parse("{}");
   }
 
   private PoolSource kubernetesSource() {

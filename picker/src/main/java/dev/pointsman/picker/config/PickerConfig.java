@@ -14,8 +14,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The picker's configuration file (local mode). Every section is optional except {@code pools};
- * omitted values take production defaults. Validation messages name the path of the bad value.
+ * The picker's configuration file. Every section is optional; omitted values take production
+ * defaults. In local mode the file lists the pools; in Kubernetes mode the cluster does, and the
+ * file only sets the servers. Validation messages name the path of the bad value.
  *
  * @param grpc the ext_proc gRPC listener
  * @param admin the admin HTTP listener ({@code /metrics}, health, {@code /debug/decisions})
@@ -46,10 +47,7 @@ public record PickerConfig(
     models = models == null ? List.of() : List.copyOf(models);
     objectives = objectives == null ? List.of() : List.copyOf(objectives);
     decisionLog = decisionLog == null ? 256 : decisionLog;
-    if (pools == null || pools.isEmpty()) {
-      throw new IllegalArgumentException("pools: [] (expected at least one pool)");
-    }
-    pools = List.copyOf(pools);
+    pools = pools == null ? List.of() : List.copyOf(pools);
     Set<String> names = new HashSet<>();
     for (int i = 0; i < pools.size(); i++) {
       if (!names.add(pools.get(i).name())) {

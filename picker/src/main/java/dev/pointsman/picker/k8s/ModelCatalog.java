@@ -77,7 +77,13 @@ final class ModelCatalog {
     List<PoolTarget> targets = targets(spec.pools());
     List<ModelEntry> out = new ArrayList<>();
     try {
-      out.add(new ModelEntry(spec.model(), spec.aliases(), null, targets));
+      out.add(
+          new ModelEntry(
+              spec.model(),
+              spec.aliases(),
+              null,
+              targets,
+              "Sheddable".equalsIgnoreCase(spec.criticality())));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("spec." + e.getMessage(), e);
     }

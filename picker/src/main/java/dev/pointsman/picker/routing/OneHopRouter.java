@@ -79,7 +79,8 @@ public final class OneHopRouter implements Routing {
             input.body().promptPrefix(),
             input.body().estimatedPromptTokens(),
             input.body().maxOutputTokens().orElse(-1),
-            objectives.sheddable(input.objective()),
+            objectives.sheddable(input.objective())
+                || (resolution != null && resolution.sheddable()),
             input.subset());
     RandomGenerator rng = random.get();
     Decision decision =

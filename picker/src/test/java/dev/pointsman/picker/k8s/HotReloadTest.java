@@ -149,24 +149,11 @@ class HotReloadTest {
   }
 
   private static void setSpec(MockCluster cluster, PickerPolicySpec spec) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        cluster
-            .admin
-            .resources(PickerPolicy.class)
-            .inNamespace(MockCluster.NS)
-            .withName("llama")
-            .edit(
-                p -> {
-                  p.setSpec(spec);
-                  return p;
-                });
-        return;
-      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-        if (e.getCode() != 409 || attempt == 20) {
-          throw e;
-        }
-      }
-    }
+    MockCluster.editRetrying(
+        cluster.admin.resources(PickerPolicy.class).inNamespace(MockCluster.NS).withName("llama"),
+        p -> {
+          p.setSpec(spec);
+          return p;
+        });
   }
 }

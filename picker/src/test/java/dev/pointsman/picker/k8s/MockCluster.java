@@ -50,6 +50,25 @@ final class MockCluster implements AutoCloseable {
   }
 
   /** The repository's {@code crds/*.yaml}. */
+  /**
+   * As kubectl edit does: read, change, write; retried when another writer (the status writer)
+   * changed the object in between and the write was refused with 409.
+   */
+  static <T extends io.fabric8.kubernetes.api.model.HasMetadata> void editRetrying(
+      io.fabric8.kubernetes.client.dsl.Resource<T> resource,
+      java.util.function.UnaryOperator<T> change) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        resource.edit(change);
+        return;
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == 20) {
+          throw e;
+        }
+      }
+    }
+  }
+
   static List<Path> crds() {
     Path dir = repoRoot().resolve("crds");
     try (var s = Files.list(dir)) {

@@ -62,16 +62,12 @@ class ModelRouteTest {
     assertThat(picker.resolver.get().resolve(null).canonicalModel()).isEqualTo("llama-3.1-8b");
 
     // drain the A10 pool: weight 0 leaves it out
-    cluster
-        .admin
-        .resources(ModelRoute.class)
-        .inNamespace(MockCluster.NS)
-        .withName("llama")
-        .edit(
-            r -> {
-              r.setSpec(llama(100, 0));
-              return r;
-            });
+    MockCluster.editRetrying(
+        cluster.admin.resources(ModelRoute.class).inNamespace(MockCluster.NS).withName("llama"),
+        r -> {
+          r.setSpec(llama(100, 0));
+          return r;
+        });
     Await.until(
         "a10 drained",
         () ->

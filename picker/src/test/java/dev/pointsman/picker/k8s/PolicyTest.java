@@ -188,25 +188,12 @@ class PolicyTest {
 
   /** As kubectl edit does: read, change, write; retried when the status writer got there first. */
   private void edit(String name, PickerPolicySpec spec) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        cluster
-            .admin
-            .resources(PickerPolicy.class)
-            .inNamespace(MockCluster.NS)
-            .withName(name)
-            .edit(
-                p -> {
-                  p.setSpec(spec);
-                  return p;
-                });
-        return;
-      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-        if (e.getCode() != 409 || attempt == 20) {
-          throw e;
-        }
-      }
-    }
+    MockCluster.editRetrying(
+        cluster.admin.resources(PickerPolicy.class).inNamespace(MockCluster.NS).withName(name),
+        p -> {
+          p.setSpec(spec);
+          return p;
+        });
   }
 
   private PickerPolicy get(String name) {
