@@ -61,6 +61,11 @@ public final class RealSocketBench {
       while (!picker.ready()) {
         LockSupport.parkNanos(10_000_000L);
       }
+      if (args.length > 3 && args[3].equals("hold")) {
+        System.out.println("gateway :" + gateway.port() + " pod " + pods.getFirst().address());
+        LockSupport.parkNanos(Duration.ofSeconds(seconds).toNanos());
+        return;
+      }
       URI direct = URI.create("http://" + pods.getFirst().address() + "/v1/completions");
       URI through = URI.create("http://127.0.0.1:" + gateway.port() + "/v1/completions");
       System.out.printf(
