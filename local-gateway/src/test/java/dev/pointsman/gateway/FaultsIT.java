@@ -3,6 +3,7 @@ package dev.pointsman.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.pointsman.testing.Await;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

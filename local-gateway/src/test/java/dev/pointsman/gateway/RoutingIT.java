@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pointsman.testing.Await;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;

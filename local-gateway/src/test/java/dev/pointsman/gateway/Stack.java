@@ -11,6 +11,7 @@ import dev.pointsman.sim.server.FaultConfig;
 import dev.pointsman.sim.server.Fleet;
 import dev.pointsman.sim.server.FleetConfig;
 import dev.pointsman.sim.server.PodConfig;
+import dev.pointsman.testing.Await;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -7,7 +7,7 @@ import dev.pointsman.extproc.Completion;
 import dev.pointsman.extproc.ExtProcSettings;
 import dev.pointsman.extproc.testing.EnvoyReplay;
 import dev.pointsman.extproc.testing.Replies;
-import dev.pointsman.picker.testing.Await;
+import dev.pointsman.testing.Await;
 import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.StreamedBodyResponse;

@@ -20,7 +20,7 @@ import dev.pointsman.picker.scheduling.SchedulingPolicy;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
-import dev.pointsman.picker.testing.Await;
+import dev.pointsman.testing.Await;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

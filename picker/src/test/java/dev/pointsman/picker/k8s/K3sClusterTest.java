@@ -18,7 +18,7 @@ import dev.pointsman.picker.k8s.api.PickerPolicy;
 import dev.pointsman.picker.k8s.api.ScorerSpec;
 import dev.pointsman.picker.routing.PolicyRegistry;
 import dev.pointsman.picker.scheduling.InFlightTracker;
-import dev.pointsman.picker.testing.Await;
+import dev.pointsman.testing.Await;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;

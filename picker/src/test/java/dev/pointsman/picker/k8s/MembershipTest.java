@@ -10,7 +10,7 @@ import dev.pointsman.picker.k8s.api.InferencePool;
 import dev.pointsman.picker.k8s.api.PoolSelector;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scrape.Engine;
-import dev.pointsman.picker.testing.Await;
+import dev.pointsman.testing.Await;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
 import java.util.Map;

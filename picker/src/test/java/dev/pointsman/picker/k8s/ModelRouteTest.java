@@ -12,7 +12,7 @@ import dev.pointsman.picker.k8s.api.InferencePool;
 import dev.pointsman.picker.k8s.api.ModelRoute;
 import dev.pointsman.picker.k8s.api.ModelRouteSpec;
 import dev.pointsman.picker.k8s.api.PoolRef;
-import dev.pointsman.picker.testing.Await;
+import dev.pointsman.testing.Await;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;

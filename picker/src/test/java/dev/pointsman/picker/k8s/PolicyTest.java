@@ -14,7 +14,7 @@ import dev.pointsman.picker.k8s.api.ScorerSpec;
 import dev.pointsman.picker.k8s.api.TargetRef;
 import dev.pointsman.picker.scheduling.SchedulingPolicy;
 import dev.pointsman.picker.scheduling.WeightedScorer;
-import dev.pointsman.picker.testing.Await;
+import dev.pointsman.testing.Await;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 import java.util.Map;

@@ -8,7 +8,7 @@ import static dev.pointsman.picker.k8s.PolicyTest.scorer;
 import static dev.pointsman.picker.k8s.PolicyTest.spec;
 import static dev.pointsman.picker.k8s.PolicyTest.weights;
 
-import dev.pointsman.picker.testing.Await;
+import dev.pointsman.testing.Await;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
-package dev.pointsman.gateway;
+package dev.pointsman.testing;
 
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
-/** Waits for a condition another thread makes true, polling; fails after a generous bound. */
+/** Waits for a condition that another thread makes true; fails after a generous bound. */
 public final class Await {
   private static final Duration LIMIT = Duration.ofSeconds(15);
 
@@ -16,7 +16,7 @@ public final class Await {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out waiting until " + what);
       }
-      LockSupport.parkNanos(2_000_000L);
+      LockSupport.parkNanos(1_000_000L);
     }
   }
 }
