@@ -58,8 +58,18 @@ class BenchCommandTest {
     JsonNode run = json.get("runs").get(0);
     for (String field :
         new String[] {
-          "policy", "load", "seed", "completed", "failed", "shed", "throughputTokPerS",
-          "goodputReqPerS", "prefixHitRate", "preemptions", "loraLoads", "imbalanceCv"
+          "policy",
+          "load",
+          "seed",
+          "completed",
+          "failed",
+          "shed",
+          "throughputTokPerS",
+          "goodputReqPerS",
+          "prefixHitRate",
+          "preemptions",
+          "loraLoads",
+          "imbalanceCv"
         }) {
       assertThat(run.has(field)).as(field).isTrue();
     }

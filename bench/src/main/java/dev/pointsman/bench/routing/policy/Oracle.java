@@ -14,9 +14,17 @@ import java.util.random.RandomGenerator;
  * each, plays the request forward on the clone (nothing else arriving) and picks the pod with the
  * true minimum TTFT. Pods are probed cheapest-looking first and a probe stops as soon as it is
  * slower than the best so far; pods whose lower bound (API overhead plus one minimal step) cannot
- * beat it are skipped. Neither changes the choice; both save most of the cost.
+ * beat it are skipped. Neither changes the choice; both save most of the cost. Probes stop at a
+ * {@link #HORIZON_MS} TTFT horizon (see there).
  */
 final class Oracle implements RoutingPolicy {
+  /**
+   * How far ahead a probe plays (ms of TTFT). Past it, in deep overload only, the oracle stops
+   * simulating and takes the pod with the least exact queued prompt work per unit of prefill speed;
+   * without it one decision could replay minutes of a saturated engine.
+   */
+  static final double HORIZON_MS = 10_000;
+
   private final FleetView fleet;
   private final RandomGenerator random;
 
@@ -46,7 +54,7 @@ final class Oracle implements RoutingPolicy {
     }
     Arrays.sort(order, (a, b) -> Double.compare(guess[a], guess[b]));
     int best = -1;
-    double bestTtft = Double.POSITIVE_INFINITY;
+    double bestTtft = HORIZON_MS;
     for (int i : order) {
       if (lowerBoundMs(cluster.pod(i), r.sim()) >= bestTtft) {
         continue;
@@ -57,7 +65,11 @@ final class Oracle implements RoutingPolicy {
         best = i;
       }
     }
-    return best < 0 ? Route.failed() : Route.to(best, bestTtft);
+    if (best < 0) {
+      // every pod is past the horizon: deep overload, far beyond any SLO
+      return Route.to(order[0], Double.NaN);
+    }
+    return Route.to(best, bestTtft);
   }
 
   /**

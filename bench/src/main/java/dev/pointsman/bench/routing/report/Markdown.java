@@ -77,7 +77,10 @@ public final class Markdown {
     for (String p : r.policies()) {
       List<RunResult> at = r.at(p, h);
       Double gap = r.oracleGapCaptured().get(p);
-      sb.append("| ").append(p).append(" | ").append(pct(r.knee().get(p)));
+      double top = r.loads().isEmpty() ? Double.NaN : r.loads().get(r.loads().size() - 1);
+      Double knee = r.knee().get(p);
+      boolean atTop = knee != null && Math.abs(knee - top) < 1e-9;
+      sb.append("| ").append(p).append(" | ").append(atTop ? "≥ " : "").append(pct(knee));
       sb.append(" | ").append(gap == null ? "–" : pct(gap));
       sb.append(" | ").append(ms(ScenarioResult.mean(at, x -> x.ttftMs().mean())));
       sb.append(" | ").append(ms(ScenarioResult.mean(at, x -> x.ttftMs().p99())));

@@ -68,8 +68,8 @@ class PoliciesTest {
   @Test
   void cacheAwarePoliciesFollowTheSharedPrefix() {
     for (String name : List.of("sglang-cache-aware", "dynamo-kv", "prefix-only")) {
-      RoutingPolicy p = Policies.create(name, fleet("A100-80", "A100-80", "A100-80"),
-          new SplittableRandom(5));
+      RoutingPolicy p =
+          Policies.create(name, fleet("A100-80", "A100-80", "A100-80"), new SplittableRandom(5));
       BenchRequest one = request(1, 77, 2000);
       int first = p.route(one).pod();
       p.onFinish(one, first);

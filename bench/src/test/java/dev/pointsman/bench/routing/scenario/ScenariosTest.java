@@ -40,7 +40,8 @@ class ScenariosTest {
   @Test
   void s5IsTheMixedHeadline() {
     Scenario s5 = Scenarios.load("s5");
-    assertThat(s5.workload()).extracting(WorkloadPart::kind)
+    assertThat(s5.workload())
+        .extracting(WorkloadPart::kind)
         .containsExactly("multi-turn", "sharegpt", "rag");
     assertThat(s5.lora().fraction()).isEqualTo(0.3);
     assertThat(s5.lora().adapters()).isEqualTo(8);
@@ -100,9 +101,25 @@ class ScenariosTest {
     assertThatThrownBy(
             () ->
                 new Scenario(
-                    "x", null, null, List.of(new PodGroup("L4", 1, null, null)),
-                    List.of(WorkloadPart.of("sharegpt")), null, null, List.of(0.4, 0.2), null,
-                    null, null, null, null, null, null, null, null, null, null))
+                    "x",
+                    null,
+                    null,
+                    List.of(new PodGroup("L4", 1, null, null)),
+                    List.of(WorkloadPart.of("sharegpt")),
+                    null,
+                    null,
+                    List.of(0.4, 0.2),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null))
         .hasMessageContaining("loads[1]: 0.2 (expected ascending loads)");
   }
 
