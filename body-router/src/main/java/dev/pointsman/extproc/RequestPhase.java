@@ -181,6 +181,13 @@ final class RequestPhase {
     return decidedAtNanos;
   }
 
+  /** Tells a forwarded request's listener that its response produced a first byte. */
+  void firstByte() {
+    if (forward != null && !ended) {
+      forward.listener().onFirstByte();
+    }
+  }
+
   /**
    * Reports the end of a forwarded request to its listener, once, and frees the parser. Safe to
    * call on every terminal path.

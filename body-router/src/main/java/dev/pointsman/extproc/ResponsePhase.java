@@ -47,6 +47,7 @@ final class ResponsePhase {
     send.accept(Responses.continueResponseHeaders());
     if (mode != BodyMode.FULL_DUPLEX_STREAMED) {
       firstByteNanos = clock.getAsLong();
+      request.firstByte();
     }
     if (headers.getEndOfStream()) {
       complete(Completion.End.COMPLETED);
@@ -59,6 +60,7 @@ final class ResponsePhase {
     }
     if (firstByteNanos < 0 && !body.getBody().isEmpty()) {
       firstByteNanos = clock.getAsLong();
+      request.firstByte();
     }
     tail.append(body.getBody());
     if (mode == BodyMode.FULL_DUPLEX_STREAMED) {

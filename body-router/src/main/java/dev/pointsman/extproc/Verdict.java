@@ -48,6 +48,9 @@ public sealed interface Verdict {
   interface ResponseListener {
     void onEnd(Completion completion);
 
+    /** The first byte of the response body arrived (at most once, before {@link #onEnd}). */
+    default void onFirstByte() {}
+
     ResponseListener NONE = c -> {};
   }
 }

@@ -1,6 +1,7 @@
 package dev.pointsman.picker.extproc;
 
 import dev.pointsman.body.request.ParsedRequest;
+import dev.pointsman.extproc.Completion;
 import dev.pointsman.extproc.ExtProcHandler;
 import dev.pointsman.extproc.RequestHead;
 import dev.pointsman.extproc.Responses;
@@ -58,9 +59,17 @@ final class PickerHandler implements ExtProcHandler {
     return new Verdict.Forward(
         headers,
         destinations.toString(),
-        completion -> {
-          routing.completed(r, completion);
-          observer.onCompleted(r, completion);
+        new Verdict.ResponseListener() {
+          @Override
+          public void onFirstByte() {
+            r.picked().ticket().firstToken(); // its prefill is done: no longer queued work
+          }
+
+          @Override
+          public void onEnd(Completion completion) {
+            routing.completed(r, completion);
+            observer.onCompleted(r, completion);
+          }
         },
         r.model());
   }

@@ -13,6 +13,8 @@ public final class CycleState {
   private final long nowNanos;
   private final long[] promptBlocks;
   private final LatencyModel latencyModel;
+  private final AdapterHistory adapters;
+  private final double meanQueuedTokens;
   private int[] prefixMatches;
   private double[] analyticTtft;
 
@@ -24,9 +26,35 @@ public final class CycleState {
    * @param latencyModel the learned latency model, or null to predict from GPU profiles alone
    */
   public CycleState(long nowNanos, long[] promptBlocks, LatencyModel latencyModel) {
+    this(nowNanos, promptBlocks, latencyModel, null, Double.NaN);
+  }
+
+  /**
+   * @param adapters the LoRA adapters recently sent to each endpoint, or null
+   * @param meanQueuedTokens the uncached prompt tokens a queued request is observed to carry on
+   *     average, or NaN when not yet known
+   */
+  public CycleState(
+      long nowNanos,
+      long[] promptBlocks,
+      LatencyModel latencyModel,
+      AdapterHistory adapters,
+      double meanQueuedTokens) {
     this.nowNanos = nowNanos;
     this.promptBlocks = promptBlocks;
     this.latencyModel = latencyModel;
+    this.adapters = adapters;
+    this.meanQueuedTokens = meanQueuedTokens;
+  }
+
+  /** The {@code n} adapters most recently sent to {@code address} (probably still loaded). */
+  public java.util.Set<String> recentAdapters(String address, int n) {
+    return adapters == null ? java.util.Set.of() : adapters.mostRecent(address, n);
+  }
+
+  /** Observed mean uncached prompt tokens per queued request, or NaN while unknown. */
+  public double meanQueuedTokens() {
+    return meanQueuedTokens;
   }
 
   /** The learned latency model, or null. */

@@ -21,6 +21,14 @@ public final class InFlightTracker {
 
   /** Records a pick; the returned ticket must be released when the request's stream ends. */
   public Ticket assign(String address, long promptTokens) {
+    return assign(address, promptTokens, promptTokens);
+  }
+
+  /**
+   * Records a pick whose prompt needs {@code prefillTokens} of prefill (its uncached part); they
+   * count as outstanding prefill until {@link Ticket#firstToken()} or release.
+   */
+  public Ticket assign(String address, long promptTokens, long prefillTokens) {
     Counters c = counters(address);
     long epoch;
     synchronized (c) {
@@ -30,7 +38,9 @@ public final class InFlightTracker {
     }
     c.liveRequests.incrementAndGet();
     c.liveTokens.addAndGet(promptTokens);
-    return new Ticket(address, c, epoch, promptTokens);
+    c.prefillRequests.incrementAndGet();
+    c.prefillTokens.addAndGet(prefillTokens);
+    return new Ticket(address, c, epoch, promptTokens, prefillTokens);
   }
 
   /**
@@ -58,7 +68,13 @@ public final class InFlightTracker {
       pendingRequests = c.pendingRequests;
       pendingTokens = c.pendingTokens;
     }
-    return new Load(pendingRequests, pendingTokens, (int) c.liveRequests.get(), c.liveTokens.get());
+    return new Load(
+        pendingRequests,
+        pendingTokens,
+        (int) c.liveRequests.get(),
+        c.liveTokens.get(),
+        (int) c.prefillRequests.get(),
+        c.prefillTokens.get());
   }
 
   /** Forgets endpoints that left every pool. */
@@ -87,9 +103,21 @@ public final class InFlightTracker {
    * @param pendingTokens their prompt tokens
    * @param liveRequests picked and not yet finished
    * @param liveTokens their prompt tokens
+   * @param prefillRequests picked and still without a first token: queued or prefilling
+   * @param prefillTokens their uncached prompt tokens: the prefill work the picker knows is ahead
    */
-  public record Load(int pendingRequests, long pendingTokens, int liveRequests, long liveTokens) {
-    public static final Load NONE = new Load(0, 0, 0, 0);
+  public record Load(
+      int pendingRequests,
+      long pendingTokens,
+      int liveRequests,
+      long liveTokens,
+      int prefillRequests,
+      long prefillTokens) {
+    public static final Load NONE = new Load(0, 0, 0, 0, 0, 0);
+
+    public Load(int pendingRequests, long pendingTokens, int liveRequests, long liveTokens) {
+      this(pendingRequests, pendingTokens, liveRequests, liveTokens, 0, 0);
+    }
   }
 
   private static final class Counters {
@@ -98,6 +126,8 @@ public final class InFlightTracker {
     long pendingTokens;
     final AtomicLong liveRequests = new AtomicLong();
     final AtomicLong liveTokens = new AtomicLong();
+    final AtomicLong prefillRequests = new AtomicLong();
+    final AtomicLong prefillTokens = new AtomicLong();
   }
 
   /** One picked request's hold on an endpoint. {@link #release()} is idempotent. */
@@ -106,13 +136,24 @@ public final class InFlightTracker {
     private final Counters counters;
     private final long epoch;
     private final long tokens;
+    private final long prefill;
     private final AtomicBoolean released = new AtomicBoolean();
+    private final AtomicBoolean prefilled = new AtomicBoolean();
 
-    private Ticket(String address, Counters counters, long epoch, long tokens) {
+    private Ticket(String address, Counters counters, long epoch, long tokens, long prefill) {
       this.address = address;
       this.counters = counters;
       this.epoch = epoch;
       this.tokens = tokens;
+      this.prefill = prefill;
+    }
+
+    /** The request produced its first token: its prefill is done. Idempotent. */
+    public void firstToken() {
+      if (prefilled.compareAndSet(false, true)) {
+        counters.prefillRequests.decrementAndGet();
+        counters.prefillTokens.addAndGet(-prefill);
+      }
     }
 
     public String address() {
@@ -124,6 +165,7 @@ public final class InFlightTracker {
       if (!released.compareAndSet(false, true)) {
         return false;
       }
+      firstToken();
       counters.liveRequests.decrementAndGet();
       counters.liveTokens.addAndGet(-tokens);
       synchronized (counters) {

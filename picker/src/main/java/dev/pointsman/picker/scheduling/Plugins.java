@@ -69,8 +69,9 @@ public final class Plugins {
 
   private static Scorer predictedLatency(PluginSpec spec, String path) {
     double mean = spec.number("meanPromptTokens", 256, path);
+    double lora = spec.number("loraLoadSeconds", 0.5, path);
     try {
-      return new PredictedLatencyScorer(mean);
+      return new PredictedLatencyScorer(mean, lora);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(path + ".params." + e.getMessage(), e);
     }

@@ -20,7 +20,12 @@ public record PolicyConfig(
     Integer fallbacks,
     Saturation saturation) {
 
-  /** Pointsman's production default. */
+  /**
+   * Pointsman's production default. Queue depth and the running batch enter through the predicted
+   * latency (with the picker's exact count of prefill it has sent and not yet seen a first token
+   * for), so the separate queue and running scorers are not in the default blend; the weights were
+   * chosen by the routing benchmark (docs/benchmarks.md).
+   */
   public static PolicyConfig defaults() {
     return new PolicyConfig(null, null, null, null, null);
   }
@@ -34,11 +39,9 @@ public record PolicyConfig(
         ? scorers
         : List.of(
             PluginSpec.of("predicted-latency-scorer", 4),
-            PluginSpec.of("prefix-cache-scorer", 3),
-            PluginSpec.of("queue-scorer", 2),
-            PluginSpec.of("kv-cache-utilization-scorer", 2),
             PluginSpec.of("lora-affinity-scorer", 2),
-            PluginSpec.of("running-requests-scorer", 1));
+            PluginSpec.of("prefix-cache-scorer", 1),
+            PluginSpec.of("kv-cache-utilization-scorer", 1));
   }
 
   public PluginSpec pickerOrDefault() {

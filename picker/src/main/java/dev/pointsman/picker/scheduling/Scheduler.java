@@ -25,6 +25,8 @@ public final class Scheduler {
   private final PrefixHasher hasher;
   private final LongSupplier nanoClock;
   private final LatencyModel latencyModel;
+  private final AdapterHistory adapters = new AdapterHistory();
+  private final QueuedWork queuedWork = new QueuedWork();
 
   public Scheduler(
       PrefixIndex prefixIndex,
@@ -51,11 +53,16 @@ public final class Scheduler {
     return latencyModel;
   }
 
+  public AdapterHistory adapterHistory() {
+    return adapters;
+  }
+
   /**
    * Teaches the latency model what a picked request's time to first token turned out to be. Call
    * once per request whose response produced a first byte.
    */
   public void observeTtft(Decision.Picked picked, double ttftSeconds) {
+    picked.ticket().firstToken();
     latencyModel.observe(picked.address(), picked.analyticTtftSeconds(), ttftSeconds);
   }
 
@@ -90,7 +97,8 @@ public final class Scheduler {
       return new Decision.NoEndpoints(noEndpointReason(request, pools));
     }
     long[] blocks = hasher.hash(request.model(), request.promptPrefix());
-    CycleState state = new CycleState(nanoClock.getAsLong(), blocks, latencyModel);
+    CycleState state =
+        new CycleState(nanoClock.getAsLong(), blocks, latencyModel, adapters, queuedWork.mean());
     for (Filter filter : policy.filters()) {
       candidates = filter.filter(request, candidates, state);
       if (candidates.isEmpty()) {
@@ -133,8 +141,12 @@ public final class Scheduler {
     for (int i = 1; i < order.length; i++) {
       fallbacks.add(candidates.get(order[i]));
     }
-    InFlightTracker.Ticket ticket = inFlight.assign(primary.address(), request.promptTokens());
+    double uncached = request.promptTokens() - state.cachedTokens(order[0], request.promptTokens());
+    InFlightTracker.Ticket ticket =
+        inFlight.assign(primary.address(), request.promptTokens(), (long) uncached);
     prefixIndex.record(primary.address(), state.promptBlocks());
+    adapters.record(primary.address(), request.adapter());
+    queuedWork.add(uncached);
     List<String> addresses = new ArrayList<>(n);
     for (Candidate c : candidates) {
       addresses.add(c.address());

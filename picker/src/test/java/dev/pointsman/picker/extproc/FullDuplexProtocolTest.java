@@ -122,6 +122,10 @@ class FullDuplexProtocolTest {
     String first = "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n";
     s.responseBody(first, false);
     ProcessingResponse r1 = s.next();
+    assertThat(fx.inFlight.load(destination).prefillRequests())
+        .as("the first byte ends the request's outstanding prefill")
+        .isZero();
+    assertThat(fx.inFlight.load(destination).liveRequests()).isEqualTo(1);
     assertThat(
             r1.getResponseBody()
                 .getResponse()

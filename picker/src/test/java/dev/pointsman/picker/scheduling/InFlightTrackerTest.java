@@ -30,8 +30,8 @@ class InFlightTrackerTest {
     tracker.assign(A, 50);
     tracker.assign(B, 7);
 
-    assertThat(tracker.load(A)).isEqualTo(new InFlightTracker.Load(2, 150, 2, 150));
-    assertThat(tracker.load(B)).isEqualTo(new InFlightTracker.Load(1, 7, 1, 7));
+    assertThat(tracker.load(A)).isEqualTo(new InFlightTracker.Load(2, 150, 2, 150, 2, 150));
+    assertThat(tracker.load(B)).isEqualTo(new InFlightTracker.Load(1, 7, 1, 7, 1, 7));
     assertThat(tracker.liveRequests()).isEqualTo(3);
   }
 
@@ -42,7 +42,7 @@ class InFlightTrackerTest {
 
     tracker.onScrape(A);
 
-    assertThat(tracker.load(A)).isEqualTo(new InFlightTracker.Load(0, 0, 2, 150));
+    assertThat(tracker.load(A)).isEqualTo(new InFlightTracker.Load(0, 0, 2, 150, 2, 150));
   }
 
   @Test
@@ -53,7 +53,7 @@ class InFlightTrackerTest {
 
     assertThat(old.release()).isTrue();
 
-    assertThat(tracker.load(A)).isEqualTo(new InFlightTracker.Load(1, 30, 1, 30));
+    assertThat(tracker.load(A)).isEqualTo(new InFlightTracker.Load(1, 30, 1, 30, 1, 30));
   }
 
   @Test
@@ -65,7 +65,7 @@ class InFlightTrackerTest {
     assertThat(t.release()).isFalse();
     assertThat(t.release()).isFalse();
 
-    assertThat(tracker.load(A)).isEqualTo(new InFlightTracker.Load(1, 20, 1, 20));
+    assertThat(tracker.load(A)).isEqualTo(new InFlightTracker.Load(1, 20, 1, 20, 1, 20));
     assertThat(t.released()).isTrue();
     assertThat(t.address()).isEqualTo(A);
   }
@@ -135,7 +135,7 @@ class InFlightTrackerTest {
 
     assertThat(tracker.liveRequests()).isZero();
     for (String a : addresses) {
-      assertThat(tracker.load(a)).isEqualTo(new InFlightTracker.Load(0, 0, 0, 0));
+      assertThat(tracker.load(a)).isEqualTo(new InFlightTracker.Load(0, 0, 0, 0, 0, 0));
     }
   }
 }

@@ -25,11 +25,9 @@ class PluginsTest {
         .extracting(ws -> ws.scorer().type(), WeightedScorer::weight)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("predicted-latency-scorer", 4.0),
-            org.assertj.core.groups.Tuple.tuple("prefix-cache-scorer", 3.0),
-            org.assertj.core.groups.Tuple.tuple("queue-scorer", 2.0),
-            org.assertj.core.groups.Tuple.tuple("kv-cache-utilization-scorer", 2.0),
             org.assertj.core.groups.Tuple.tuple("lora-affinity-scorer", 2.0),
-            org.assertj.core.groups.Tuple.tuple("running-requests-scorer", 1.0));
+            org.assertj.core.groups.Tuple.tuple("prefix-cache-scorer", 1.0),
+            org.assertj.core.groups.Tuple.tuple("kv-cache-utilization-scorer", 1.0));
     assertThat(p.picker().type()).isEqualTo("max-score-picker");
     assertThat(p.fallbacks()).isZero();
     assertThat(p.saturation()).isEqualTo(Saturation.DEFAULT);

@@ -212,13 +212,13 @@ class SchedulerTest {
     Decision.Picked d = picked(request("", 1000, false, null), idlePool(2), 1);
     String a = d.address();
 
-    assertThat(inFlight.load(a)).isEqualTo(new InFlightTracker.Load(1, 1000, 1, 1000));
+    assertThat(inFlight.load(a)).isEqualTo(new InFlightTracker.Load(1, 1000, 1, 1000, 1, 1000));
     assertThat(d.ticket().address()).isEqualTo(a);
     assertThat(d.ticket().release()).isTrue();
-    assertThat(inFlight.load(a)).isEqualTo(new InFlightTracker.Load(0, 0, 0, 0));
+    assertThat(inFlight.load(a)).isEqualTo(new InFlightTracker.Load(0, 0, 0, 0, 0, 0));
     assertThat(d.ticket().release()).isFalse();
     assertThat(d.ticket().released()).isTrue();
-    assertThat(inFlight.load(a)).isEqualTo(new InFlightTracker.Load(0, 0, 0, 0));
+    assertThat(inFlight.load(a)).isEqualTo(new InFlightTracker.Load(0, 0, 0, 0, 0, 0));
   }
 
   @Test
@@ -248,7 +248,9 @@ class SchedulerTest {
 
     assertThat(second.address()).isEqualTo(first.address());
     int chosen = second.explanation().chosen();
-    assertThat(second.explanation().scores()[1][chosen]).isCloseTo(0.8, within(1e-9)); // 32 of 40
+    int prefixRow = second.explanation().scorers().indexOf("prefix-cache-scorer");
+    assertThat(second.explanation().scores()[prefixRow][chosen])
+        .isCloseTo(0.8, within(1e-9)); // 32 of 40
   }
 
   @ParameterizedTest
@@ -396,17 +398,15 @@ class SchedulerTest {
     assertThat(why.scorers())
         .containsExactly(
             "predicted-latency-scorer",
-            "prefix-cache-scorer",
-            "queue-scorer",
-            "kv-cache-utilization-scorer",
             "lora-affinity-scorer",
-            "running-requests-scorer");
-    assertThat(why.weights()).containsExactly(4, 3, 2, 2, 2, 1);
+            "prefix-cache-scorer",
+            "kv-cache-utilization-scorer");
+    assertThat(why.weights()).containsExactly(4, 2, 1, 1);
     assertThat(why.candidates()).containsExactly("10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000");
-    assertThat(why.scores()).hasNumberOfRows(6);
+    assertThat(why.scores()).hasNumberOfRows(4);
     for (int c = 0; c < 3; c++) {
       double sum = 0;
-      for (int s = 0; s < 6; s++) {
+      for (int s = 0; s < 4; s++) {
         assertThat(why.scores()[s][c]).isBetween(0.0, 1.0);
         sum += why.weights()[s] * why.scores()[s][c];
       }
@@ -415,7 +415,8 @@ class SchedulerTest {
     assertThat(why.candidates().get(why.chosen())).isEqualTo(d.address());
     assertThat(why.totals()[why.chosen()])
         .isEqualTo(Arrays.stream(why.totals()).max().orElseThrow());
-    assertThat(why.scores()[2]).containsExactly(new double[] {0.625, 1.0, 0.0}, within(1e-12));
+    // nothing has been routed yet, so no endpoint holds any of this prompt's prefix
+    assertThat(why.scores()[2]).containsExactly(new double[] {0.0, 0.0, 0.0}, within(1e-12));
     assertThat(why.scores()[3]).containsExactly(new double[] {0.5, 0.8, 0.3}, within(1e-12));
   }
 

@@ -2,14 +2,10 @@ package dev.pointsman.bench.routing.policy;
 
 import dev.pointsman.bench.routing.workload.BenchRequest;
 import dev.pointsman.picker.scheduling.Decision;
-import dev.pointsman.picker.scheduling.Explanation;
 import dev.pointsman.picker.scheduling.InFlightTracker;
 import dev.pointsman.picker.scheduling.Scheduler;
 import dev.pointsman.picker.scheduling.SchedulingPolicy;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
-import dev.pointsman.picker.scheduling.WeightedScorer;
-import dev.pointsman.picker.scheduling.plugins.PredictedLatencyScorer;
-import dev.pointsman.picker.scheduling.plugins.PrefixCacheScorer;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.util.HashMap;
@@ -28,17 +24,13 @@ final class SchedulerPolicy implements RoutingPolicy {
   /** Blocks remembered per endpoint, as in the picker ({@code PickerApp}). */
   static final int PREFIX_BLOCKS_PER_ENDPOINT = 31_250;
 
-  /** The simulator's API overhead, added to the scorer's engine-side prediction. */
-  private static final double API_OVERHEAD_MS = 10;
-
   private final String name;
   private final SchedulingPolicy policy;
   private final FleetView fleet;
   private final RandomGenerator random;
   private final Scheduler scheduler;
-  private final Map<Long, InFlightTracker.Ticket> tickets = new HashMap<>();
+  private final Map<Long, Decision.Picked> picks = new HashMap<>();
   private final Map<String, Integer> podOf = new HashMap<>();
-  private final PredictedLatencyScorer predictor;
 
   SchedulerPolicy(String name, SchedulingPolicy policy, FleetView fleet, RandomGenerator random) {
     this.name = name;
@@ -54,13 +46,6 @@ final class SchedulerPolicy implements RoutingPolicy {
     for (int i = 0; i < fleet.size(); i++) {
       podOf.put(FleetView.address(i), i);
     }
-    PredictedLatencyScorer p = null;
-    for (WeightedScorer ws : policy.scorers()) {
-      if (ws.scorer() instanceof PredictedLatencyScorer pls) {
-        p = pls;
-      }
-    }
-    this.predictor = p;
   }
 
   @Override
@@ -83,26 +68,20 @@ final class SchedulerPolicy implements RoutingPolicy {
     Decision decision = scheduler.schedule(request, fleet.pool(), policy, random);
     return switch (decision) {
       case Decision.Picked p -> {
-        tickets.put(r.id(), p.ticket());
-        yield Route.to(podOf.get(p.address()), predictMs(p, request));
+        picks.put(r.id(), p);
+        yield Route.to(podOf.get(p.address()), predictMs(p));
       }
       case Decision.Shed s -> Route.shed();
       case Decision.NoEndpoints n -> Route.failed();
     };
   }
 
-  private double predictMs(Decision.Picked p, SchedulingRequest request) {
-    if (predictor == null) {
-      return Double.NaN;
-    }
-    Explanation why = p.explanation();
-    double hit = 0;
-    int prefixRow = why.scorers().indexOf(PrefixCacheScorer.TYPE);
-    if (prefixRow >= 0) {
-      hit = why.scores()[prefixRow][why.chosen()];
-    }
-    double uncached = request.promptTokens() * (1.0 - hit);
-    return predictor.predictTtftSeconds(p.primary(), uncached) * 1000 + API_OVERHEAD_MS;
+  /**
+   * The scheduler's own prediction for the pick (the learned model on top of the analytic
+   * estimate), for the report's predictor error.
+   */
+  private static double predictMs(Decision.Picked p) {
+    return p.predictedTtftSeconds() * 1000;
   }
 
   @Override
@@ -110,11 +89,22 @@ final class SchedulerPolicy implements RoutingPolicy {
     scheduler.inFlight().onScrape(FleetView.address(pod));
   }
 
+  /**
+   * The first token teaches the scheduler's latency model, as response streams do in the picker.
+   */
+  @Override
+  public void onFirstToken(BenchRequest request, int pod) {
+    Decision.Picked p = picks.get(request.id());
+    if (p != null) {
+      scheduler.observeTtft(p, (fleet.nowMs() - request.arrivalMs()) / 1000);
+    }
+  }
+
   @Override
   public void onFinish(BenchRequest request, int pod) {
-    InFlightTracker.Ticket t = tickets.remove(request.id());
-    if (t != null) {
-      t.release();
+    Decision.Picked p = picks.remove(request.id());
+    if (p != null) {
+      p.ticket().release();
     }
   }
 }

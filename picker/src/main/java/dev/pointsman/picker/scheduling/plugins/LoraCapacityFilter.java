@@ -28,7 +28,7 @@ public final class LoraCapacityFilter implements Filter {
     }
     List<Candidate> fit = new ArrayList<>(candidates.size());
     for (Candidate c : candidates) {
-      if (LoraAffinityScorer.affinity(c.metrics(), request.adapter()) >= 0.8) {
+      if (LoraAffinityScorer.affinity(c, request.adapter(), context) >= 0.8) {
         fit.add(c);
       }
     }

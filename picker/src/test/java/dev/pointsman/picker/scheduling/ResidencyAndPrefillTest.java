@@ -1,0 +1,110 @@
+package dev.pointsman.picker.scheduling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the picker learns from its own routing: which LoRA adapters are probably resident where
+ * (vLLM's metric hides loaded but idle ones), and how much prefill it has sent that has not yet
+ * produced a first token.
+ */
+class ResidencyAndPrefillTest {
+  private final InFlightTracker inFlight = new InFlightTracker();
+  private final Scheduler scheduler =
+      new Scheduler(new PrefixIndex(1000), inFlight, PrefixHasher.DEFAULT, () -> 0L);
+  private final SchedulingPolicy policy = Plugins.build(PolicyConfig.defaults());
+
+  private static EndpointState idle(String address, int maxLoras) {
+    return new EndpointState(
+        new Endpoint(address, "p", java.util.Map.of("gpu", "A100-80")),
+        new EndpointMetrics(0, 0, 0.1, 1_000_000, Set.of(), Set.of(), maxLoras, Double.NaN, 0),
+        true);
+  }
+
+  private static SchedulingRequest lora(String adapter, int n) {
+    return new SchedulingRequest("r" + n, adapter, adapter, "", 200, -1, false, null);
+  }
+
+  @Test
+  void anAdapterSentToAnEndpointIsTreatedAsResidentThereAfterwards() {
+    PoolSnapshot pool =
+        new PoolSnapshot("p", List.of(idle("10.0.0.1:8000", 2), idle("10.0.0.2:8000", 2)));
+    Decision.Picked first =
+        (Decision.Picked) scheduler.schedule(lora("sql", 0), pool, policy, new SplittableRandom(1));
+    first.ticket().release();
+    // the metric now shows no adapters at all (the adapter is loaded but idle)
+    for (int i = 1; i <= 20; i++) {
+      Decision.Picked next =
+          (Decision.Picked)
+              scheduler.schedule(lora("sql", i), pool, policy, new SplittableRandom(i));
+      next.ticket().release();
+      assertThat(next.address()).as("request %d", i).isEqualTo(first.address());
+    }
+  }
+
+  @Test
+  void anEndpointWhoseSlotsHoldOtherRecentAdaptersHasNoFreeSlot() {
+    PoolSnapshot pool =
+        new PoolSnapshot("p", List.of(idle("10.0.0.1:8000", 2), idle("10.0.0.2:8000", 2)));
+    scheduler.adapterHistory().record("10.0.0.1:8000", "a");
+    scheduler.adapterHistory().record("10.0.0.1:8000", "b");
+    for (int i = 0; i < 10; i++) {
+      Decision.Picked d =
+          (Decision.Picked) scheduler.schedule(lora("c", i), pool, policy, new SplittableRandom(i));
+      d.ticket().release();
+      assertThat(d.address()).isEqualTo("10.0.0.2:8000");
+    }
+  }
+
+  @Test
+  void prefillIsOutstandingUntilTheFirstTokenAndSteersTheNextPick() {
+    PoolSnapshot pool =
+        new PoolSnapshot("p", List.of(idle("10.0.0.1:8000", 4), idle("10.0.0.2:8000", 4)));
+    SchedulingRequest big = new SchedulingRequest("big", "m", null, "", 30_000, -1, false, null);
+    Decision.Picked first =
+        (Decision.Picked) scheduler.schedule(big, pool, policy, new SplittableRandom(3));
+    assertThat(inFlight.load(first.address()).prefillTokens()).isEqualTo(30_000);
+    // a scrape lands before the engine reports the request as waiting: pending resets, prefill does
+    // not
+    pool.endpoints().forEach(e -> inFlight.onScrape(e.address()));
+    Decision.Picked second =
+        (Decision.Picked)
+            scheduler.schedule(
+                SchedulingRequest.of("small", "m", 500), pool, policy, new SplittableRandom(4));
+    assertThat(second.address()).isNotEqualTo(first.address());
+
+    scheduler.observeTtft(first, 1.2);
+    assertThat(inFlight.load(first.address()).prefillTokens()).isZero();
+    assertThat(inFlight.load(first.address()).liveRequests()).isEqualTo(1);
+    first.ticket().release();
+    first.ticket().release();
+    assertThat(inFlight.load(first.address())).isEqualTo(InFlightTracker.Load.NONE);
+    second.ticket().release();
+  }
+
+  @Test
+  void releaseWithoutAFirstTokenAlsoEndsThePrefill() {
+    InFlightTracker.Ticket t = inFlight.assign("10.0.0.9:8000", 100, 60);
+    assertThat(inFlight.load("10.0.0.9:8000").prefillTokens()).isEqualTo(60);
+    t.release();
+    assertThat(inFlight.load("10.0.0.9:8000").prefillTokens()).isZero();
+  }
+
+  @Test
+  void adapterHistoryIsBoundedPerEndpointAndKeepsTheMostRecent() {
+    AdapterHistory h = new AdapterHistory(3);
+    for (String a : List.of("a", "b", "c", "d", "b")) {
+      h.record("x", a);
+    }
+    assertThat(h.mostRecent("x", 2)).containsExactlyInAnyOrder("d", "b");
+    assertThat(h.mostRecent("x", 10)).containsExactlyInAnyOrder("c", "d", "b");
+    h.retain(List.of("y"));
+    assertThat(h.mostRecent("x", 3)).isEmpty();
+  }
+}
