@@ -1,5 +1,6 @@
 package dev.pointsman.cli;
 
+import dev.pointsman.bench.routing.BenchCommand;
 import dev.pointsman.body.router.BodyRouterCommand;
 import dev.pointsman.cli.demo.DemoCommand;
 import dev.pointsman.gateway.app.LocalGatewayCommand;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Command;
       PickerCommand.class,
       BodyRouterCommand.class,
       SimulateCommand.class,
-      LocalGatewayCommand.class
+      LocalGatewayCommand.class,
+      BenchCommand.class
     })
 public final class Main implements Runnable {
 

@@ -12,7 +12,8 @@ class MainTest {
   @Test
   void listsEveryRoleAsASubcommand() {
     CommandLine cli = Main.commandLine();
-    assertThat(cli.getSubcommands()).containsKeys("picker", "body-router", "simulate");
+    assertThat(cli.getSubcommands())
+        .containsKeys("demo", "picker", "body-router", "simulate", "local-gateway", "bench");
   }
 
   @Test
