@@ -24,6 +24,7 @@ import dev.pointsman.picker.telemetry.ScrapeMetrics;
 import dev.pointsman.runtime.AdminServer;
 import dev.pointsman.runtime.GrpcServer;
 import dev.pointsman.runtime.Metrics;
+import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -88,20 +89,18 @@ public final class PickerApp implements AutoCloseable {
             System::nanoTime,
             datastore,
             new ScrapeMetrics(metrics.registry()));
+    this.decisions = new DecisionLog(config.decisionLog(), InstantSource.system());
+    resolver.set(ModelResolver.of(new ModelsConfig(List.of(), null)));
+    Scheduler scheduler =
+        new Scheduler(prefixIndex, inFlight, PrefixHasher.DEFAULT, System::nanoTime, latencyModel);
     datastore.addMembershipListener(
         m -> {
           scraper.setTargets(m.targets());
           prefixIndex.retain(m.addresses());
           latencyModel.retain(m.addresses());
+          scheduler.adapterHistory().retain(m.addresses());
         });
-    this.decisions = new DecisionLog(config.decisionLog(), InstantSource.system());
-    resolver.set(ModelResolver.of(new ModelsConfig(List.of(), null)));
-    Scheduler scheduler =
-        new Scheduler(prefixIndex, inFlight, PrefixHasher.DEFAULT, System::nanoTime, latencyModel);
-    io.micrometer.core.instrument.Gauge.builder(
-            "pointsman.latency.model.mape",
-            scheduler.latencyModel(),
-            dev.pointsman.picker.scheduling.latency.LatencyModel::mape)
+    Gauge.builder("pointsman.latency.model.mape", latencyModel, LatencyModel::mape)
         .description("Mean absolute percentage error of the learned TTFT predictions, recent")
         .register(metrics.registry());
     OneHopRouter router =
