@@ -17,6 +17,7 @@ public final class CycleState {
   private final double meanQueuedTokens;
   private int[] prefixMatches;
   private double[] analyticTtft;
+  private java.util.Map<String, Double> loraAffinity;
 
   public CycleState(long nowNanos, long[] promptBlocks) {
     this(nowNanos, promptBlocks, null);
@@ -50,6 +51,23 @@ public final class CycleState {
   /** The {@code n} adapters most recently sent to {@code address} (probably still loaded). */
   public java.util.Set<String> recentAdapters(String address, int n) {
     return adapters == null ? java.util.Set.of() : adapters.mostRecent(address, n);
+  }
+
+  /**
+   * The request's LoRA affinity on {@code address}, computed once per decision: the filter, the
+   * affinity scorer and the latency scorer all ask for it.
+   */
+  public double loraAffinity(String address, java.util.function.DoubleSupplier compute) {
+    if (loraAffinity == null) {
+      loraAffinity = new java.util.HashMap<>();
+    }
+    Double known = loraAffinity.get(address);
+    if (known != null) {
+      return known;
+    }
+    double value = compute.getAsDouble();
+    loraAffinity.put(address, value);
+    return value;
   }
 
   /** Observed mean uncached prompt tokens per queued request, or NaN while unknown. */

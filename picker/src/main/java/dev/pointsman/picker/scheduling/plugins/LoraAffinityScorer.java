@@ -37,6 +37,10 @@ public final class LoraAffinityScorer implements Scorer {
   static final int DEFAULT_SLOTS = 4;
 
   static double affinity(Candidate c, String adapter, CycleState context) {
+    return context.loraAffinity(c.address(), () -> compute(c, adapter, context));
+  }
+
+  private static double compute(Candidate c, String adapter, CycleState context) {
     EndpointMetrics m = c.metrics();
     int slots = m.maxLoras() < 0 ? DEFAULT_SLOTS : m.maxLoras();
     Set<String> recent = context.recentAdapters(c.address(), slots);
