@@ -116,15 +116,7 @@ class BodyRouterTest {
     ProcessingResponse headers = s.next();
     Map<String, String> set = Replies.setHeaders(headers.getRequestHeaders().getResponse());
     assertThat(set).containsEntry("x-gateway-model-name", "llama-3.1-8b");
-    assertThat(
-            s.next()
-                .getRequestBody()
-                .getResponse()
-                .getBodyMutation()
-                .getStreamedResponse()
-                .getBody()
-                .toByteArray())
-        .isEqualTo(body);
+    assertThat(Replies.echoedChunk(s.next()).getBody().toByteArray()).isEqualTo(body);
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.envoyproxy.envoy.config.core.v3.HeaderValueOption;
 import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.ImmediateResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.StreamedBodyResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -37,6 +38,11 @@ public final class Replies {
       out.put(o.getHeader().getKey(), o.getHeader().getRawValue().toString(StandardCharsets.UTF_8));
     }
     return out;
+  }
+
+  /** The request-body chunk a processor echoed in FULL_DUPLEX_STREAMED mode. */
+  public static StreamedBodyResponse echoedChunk(ProcessingResponse r) {
+    return r.getRequestBody().getResponse().getBodyMutation().getStreamedResponse();
   }
 
   public static String destinationMetadata(ProcessingResponse r) {

@@ -64,8 +64,7 @@ class FullDuplexProtocolTest {
         .doesNotContainKey("x-request-id");
     assertThat(Replies.destinationMetadata(headers)).isEqualTo(destination);
 
-    StreamedBodyResponse echoed =
-        replies.get(1).getRequestBody().getResponse().getBodyMutation().getStreamedResponse();
+    StreamedBodyResponse echoed = Replies.echoedChunk(replies.get(1));
     assertThat(echoed.getBody()).isEqualTo(ByteString.copyFrom(body));
     assertThat(echoed.getEndOfStream()).isTrue();
     assertThat(fx.inFlight.load(destination).liveRequests()).isEqualTo(1);
@@ -84,8 +83,7 @@ class FullDuplexProtocolTest {
     boolean end = false;
     int chunks = 0;
     while (!end) {
-      StreamedBodyResponse chunk =
-          s.next().getRequestBody().getResponse().getBodyMutation().getStreamedResponse();
+      StreamedBodyResponse chunk = Replies.echoedChunk(s.next());
       assertThat(chunk.getBody().size()).isLessThanOrEqualTo(62_000);
       chunk.getBody().writeTo(echoed);
       end = chunk.getEndOfStream();
@@ -191,15 +189,7 @@ class FullDuplexProtocolTest {
     s.requestTrailers();
     List<ProcessingResponse> replies = s.next(3);
     assertThat(replies.get(0).hasRequestHeaders()).isTrue();
-    assertThat(
-            replies
-                .get(1)
-                .getRequestBody()
-                .getResponse()
-                .getBodyMutation()
-                .getStreamedResponse()
-                .getEndOfStream())
-        .isFalse();
+    assertThat(Replies.echoedChunk(replies.get(1)).getEndOfStream()).isFalse();
     assertThat(replies.get(2).hasRequestTrailers()).isTrue();
   }
 
@@ -251,14 +241,7 @@ class FullDuplexProtocolTest {
                 Integer.toString(body.length));
     s.requestBody(body, true);
     Map<String, String> set = Replies.setHeaders(s.next().getRequestHeaders().getResponse());
-    String echoed =
-        s.next()
-            .getRequestBody()
-            .getResponse()
-            .getBodyMutation()
-            .getStreamedResponse()
-            .getBody()
-            .toStringUtf8();
+    String echoed = Replies.echoedChunk(s.next()).getBody().toStringUtf8();
     assertThat(echoed).isEqualTo(new String(body).replace("\"llama\"", "\"llama-3-8b\""));
     assertThat(set).containsEntry("content-length", Integer.toString(echoed.length()));
     assertThat(set).containsEntry("x-gateway-model-name", Fixture.MODEL);
@@ -278,14 +261,6 @@ class FullDuplexProtocolTest {
     s.requestBody(body, true);
     assertThat(Replies.setHeaders(s.next().getRequestHeaders().getResponse()))
         .doesNotContainKey("content-length");
-    assertThat(
-            s.next()
-                .getRequestBody()
-                .getResponse()
-                .getBodyMutation()
-                .getStreamedResponse()
-                .getBody()
-                .toByteArray())
-        .isEqualTo(body);
+    assertThat(Replies.echoedChunk(s.next()).getBody().toByteArray()).isEqualTo(body);
   }
 }
