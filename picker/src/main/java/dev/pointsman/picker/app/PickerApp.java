@@ -99,6 +99,7 @@ public final class PickerApp implements AutoCloseable {
           prefixIndex.retain(m.addresses());
           latencyModel.retain(m.addresses());
           scheduler.adapterHistory().retain(m.addresses());
+          scheduler.adapterLoads().retain(m.addresses());
         });
     Gauge.builder("pointsman.latency.model.mape", latencyModel, LatencyModel::mape)
         .description("Mean absolute percentage error of the learned TTFT predictions, recent")

@@ -26,8 +26,14 @@ public final class AdapterHistory {
     this.perEndpoint = perEndpoint;
   }
 
+  /**
+   * Distinct adapters remembered per endpoint by default: about a model server's CPU adapter cache
+   * (vLLM's {@code --max-cpu-loras} is commonly a few times {@code --max-loras}).
+   */
+  public static final int DEFAULT_DEPTH = 16;
+
   public AdapterHistory() {
-    this(16);
+    this(DEFAULT_DEPTH);
   }
 
   /** Records that {@code adapter} was sent to {@code address}. */

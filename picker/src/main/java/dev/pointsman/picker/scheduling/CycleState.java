@@ -1,5 +1,6 @@
 package dev.pointsman.picker.scheduling;
 
+import dev.pointsman.picker.scheduling.latency.AdapterLoadModel;
 import dev.pointsman.picker.scheduling.latency.LatencyModel;
 
 /**
@@ -15,9 +16,12 @@ public final class CycleState {
   private final LatencyModel latencyModel;
   private final AdapterHistory adapters;
   private final double meanQueuedTokens;
+  private final InFlightTracker inFlight;
+  private final AdapterLoadModel adapterLoads;
   private int[] prefixMatches;
   private double[] analyticTtft;
-  private java.util.Map<String, Double> loraAffinity;
+  private double[] adapterSeconds;
+  private java.util.Map<String, LoraState> loraStates;
 
   public CycleState(long nowNanos, long[] promptBlocks) {
     this(nowNanos, promptBlocks, null);
@@ -41,11 +45,48 @@ public final class CycleState {
       LatencyModel latencyModel,
       AdapterHistory adapters,
       double meanQueuedTokens) {
+    this(nowNanos, promptBlocks, latencyModel, adapters, meanQueuedTokens, null, null);
+  }
+
+  /**
+   * @param inFlight the picker's own accounting (live adapters, loads in progress), or null
+   * @param adapterLoads learned adapter-load prices, or null to use the configured priors
+   */
+  public CycleState(
+      long nowNanos,
+      long[] promptBlocks,
+      LatencyModel latencyModel,
+      AdapterHistory adapters,
+      double meanQueuedTokens,
+      InFlightTracker inFlight,
+      AdapterLoadModel adapterLoads) {
     this.nowNanos = nowNanos;
     this.promptBlocks = promptBlocks;
     this.latencyModel = latencyModel;
     this.adapters = adapters;
     this.meanQueuedTokens = meanQueuedTokens;
+    this.inFlight = inFlight;
+    this.adapterLoads = adapterLoads;
+  }
+
+  /** Adapters with live requests the picker sent to {@code address}. */
+  public java.util.Set<String> liveAdapters(String address) {
+    return inFlight == null ? java.util.Set.of() : inFlight.liveAdapters(address);
+  }
+
+  /** Whether the picker triggered a load of {@code adapter} on {@code address} not yet finished. */
+  public boolean loading(String address, String adapter) {
+    return inFlight != null && inFlight.loading(address, adapter);
+  }
+
+  /** Adapter loads the picker triggered on {@code address} and has not seen finish. */
+  public int loadsInProgress(String address) {
+    return inFlight == null ? 0 : inFlight.loadsInProgress(address);
+  }
+
+  /** Learned adapter-load prices, or null. */
+  public AdapterLoadModel adapterLoads() {
+    return adapterLoads;
   }
 
   /** The {@code n} adapters most recently sent to {@code address} (probably still loaded). */
@@ -54,20 +95,25 @@ public final class CycleState {
   }
 
   /**
-   * The request's LoRA affinity on {@code address}, computed once per decision: the filter, the
-   * affinity scorer and the latency scorer all ask for it.
+   * Where the request's adapter stands on {@code address}, computed once per decision: the filter,
+   * the affinity scorer, the latency scorer and the scheduler all ask for it.
    */
-  public double loraAffinity(String address, java.util.function.DoubleSupplier compute) {
-    if (loraAffinity == null) {
-      loraAffinity = new java.util.HashMap<>();
+  public LoraState loraState(String address, java.util.function.Supplier<LoraState> compute) {
+    if (loraStates == null) {
+      loraStates = new java.util.HashMap<>();
     }
-    Double known = loraAffinity.get(address);
+    LoraState known = loraStates.get(address);
     if (known != null) {
       return known;
     }
-    double value = compute.getAsDouble();
-    loraAffinity.put(address, value);
+    LoraState value = compute.get();
+    loraStates.put(address, value);
     return value;
+  }
+
+  /** The LoRA state computed for {@code address} in this decision, or null if none was. */
+  public LoraState knownLoraState(String address) {
+    return loraStates == null ? null : loraStates.get(address);
   }
 
   /** Observed mean uncached prompt tokens per queued request, or NaN while unknown. */
@@ -83,6 +129,16 @@ public final class CycleState {
   /** Records each candidate's analytic TTFT estimate, so the pick can be learned from later. */
   public void analyticTtft(double[] seconds) {
     this.analyticTtft = seconds;
+  }
+
+  /** Records the seconds each candidate's adapter load is predicted to add. */
+  public void adapterSeconds(double[] seconds) {
+    this.adapterSeconds = seconds;
+  }
+
+  /** Seconds candidate {@code i}'s adapter load is predicted to add, or 0. */
+  public double adapterSeconds(int i) {
+    return adapterSeconds == null ? 0.0 : adapterSeconds[i];
   }
 
   /** Candidate {@code i}'s analytic TTFT estimate in seconds, or NaN when none was made. */

@@ -13,26 +13,59 @@ public sealed interface Decision {
    * @param fallbacks further endpoints in order of preference (may be empty)
    * @param ticket the in-flight hold on the primary; release it when the request ends
    * @param explanation every scorer's score per candidate
-   * @param analyticTtftSeconds the physics-based TTFT estimate for the primary (what the latency
-   *     model learns from), or NaN when the policy has no latency scorer
-   * @param predictedTtftSeconds the learned prediction for the primary, or NaN
+   * @param prediction what the scheduler predicted for the primary, to learn from later
    */
   record Picked(
       Candidate primary,
       List<Candidate> fallbacks,
       InFlightTracker.Ticket ticket,
       Explanation explanation,
-      double analyticTtftSeconds,
-      double predictedTtftSeconds)
+      Prediction prediction)
       implements Decision {
     public Picked {
       Objects.requireNonNull(primary, "primary");
       fallbacks = List.copyOf(fallbacks);
       Objects.requireNonNull(ticket, "ticket");
+      Objects.requireNonNull(prediction, "prediction");
     }
 
     public String address() {
       return primary.address();
+    }
+
+    /** The physics-based TTFT estimate for the primary, or NaN without a latency scorer. */
+    public double analyticTtftSeconds() {
+      return prediction.analyticSeconds();
+    }
+
+    /** The learned TTFT prediction for the primary, or NaN without a latency scorer. */
+    public double predictedTtftSeconds() {
+      return prediction.predictedSeconds();
+    }
+  }
+
+  /**
+   * The scheduler's prediction for a pick, kept so the response can teach the models.
+   *
+   * @param analyticSeconds the physics-based TTFT estimate without adapter loads (what the latency
+   *     model learns from), or NaN when the policy has no latency scorer
+   * @param baseSeconds the latency model's TTFT prediction without adapter loads, or NaN
+   * @param adapterSeconds what the adapter's load was predicted to add (0 when none)
+   * @param lora where the request's adapter stood on the primary
+   * @param loadsAhead adapter loads already in progress on the primary when it was picked
+   */
+  record Prediction(
+      double analyticSeconds,
+      double baseSeconds,
+      double adapterSeconds,
+      LoraState lora,
+      int loadsAhead) {
+    public static final Prediction NONE =
+        new Prediction(Double.NaN, Double.NaN, 0, LoraState.NONE, 0);
+
+    /** The whole predicted TTFT, or NaN. */
+    public double predictedSeconds() {
+      return baseSeconds + adapterSeconds;
     }
   }
 

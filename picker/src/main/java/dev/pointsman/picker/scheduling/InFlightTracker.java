@@ -1,6 +1,7 @@
 package dev.pointsman.picker.scheduling;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,18 +30,71 @@ public final class InFlightTracker {
    * count as outstanding prefill until {@link Ticket#firstToken()} or release.
    */
   public Ticket assign(String address, long promptTokens, long prefillTokens) {
+    return assign(address, promptTokens, prefillTokens, null, false);
+  }
+
+  /**
+   * Records a pick for LoRA {@code adapter} (null for the base model); {@code load} says the pick
+   * makes the endpoint load the adapter, which counts as a load in progress until {@link
+   * Ticket#firstToken()} or release.
+   */
+  public Ticket assign(
+      String address, long promptTokens, long prefillTokens, String adapter, boolean load) {
     Counters c = counters(address);
     long epoch;
     synchronized (c) {
       epoch = c.epoch;
       c.pendingRequests++;
       c.pendingTokens += promptTokens;
+      if (adapter != null) {
+        int[] a = c.adapters.computeIfAbsent(adapter, k -> new int[2]);
+        a[LIVE]++;
+        if (load) {
+          a[LOADING]++;
+          c.loads++;
+        }
+      }
     }
     c.liveRequests.incrementAndGet();
     c.liveTokens.addAndGet(promptTokens);
     c.prefillRequests.incrementAndGet();
     c.prefillTokens.addAndGet(prefillTokens);
-    return new Ticket(address, c, epoch, promptTokens, prefillTokens);
+    return new Ticket(
+        address, c, epoch, promptTokens, prefillTokens, adapter, adapter != null && load);
+  }
+
+  /** Adapters with requests the picker sent to {@code address} and that have not finished. */
+  public Set<String> liveAdapters(String address) {
+    Counters c = byEndpoint.get(address);
+    if (c == null) {
+      return Set.of();
+    }
+    synchronized (c) {
+      return c.adapters.isEmpty() ? Set.of() : Set.copyOf(c.adapters.keySet());
+    }
+  }
+
+  /** Whether a pick that made {@code address} load {@code adapter} still awaits a first token. */
+  public boolean loading(String address, String adapter) {
+    Counters c = byEndpoint.get(address);
+    if (c == null || adapter == null) {
+      return false;
+    }
+    synchronized (c) {
+      int[] a = c.adapters.get(adapter);
+      return a != null && a[LOADING] > 0;
+    }
+  }
+
+  /** Adapter loads the picker triggered on {@code address} and has not seen finish. */
+  public int loadsInProgress(String address) {
+    Counters c = byEndpoint.get(address);
+    if (c == null) {
+      return 0;
+    }
+    synchronized (c) {
+      return c.loads;
+    }
   }
 
   /**
@@ -120,10 +174,20 @@ public final class InFlightTracker {
     }
   }
 
+  private static final int LIVE = 0;
+  private static final int LOADING = 1;
+
   private static final class Counters {
     long epoch;
     int pendingRequests;
     long pendingTokens;
+
+    /** Per adapter: live requests, and those among them that triggered a load still running. */
+    final HashMap<String, int[]> adapters = new HashMap<>();
+
+    /** Loads triggered and not yet seen finish. */
+    int loads;
+
     final AtomicLong liveRequests = new AtomicLong();
     final AtomicLong liveTokens = new AtomicLong();
     final AtomicLong prefillRequests = new AtomicLong();
@@ -137,22 +201,45 @@ public final class InFlightTracker {
     private final long epoch;
     private final long tokens;
     private final long prefill;
+    private final String adapter;
+    private final boolean load;
     private final AtomicBoolean released = new AtomicBoolean();
     private final AtomicBoolean prefilled = new AtomicBoolean();
 
-    private Ticket(String address, Counters counters, long epoch, long tokens, long prefill) {
+    private Ticket(
+        String address,
+        Counters counters,
+        long epoch,
+        long tokens,
+        long prefill,
+        String adapter,
+        boolean load) {
       this.address = address;
       this.counters = counters;
       this.epoch = epoch;
       this.tokens = tokens;
       this.prefill = prefill;
+      this.adapter = adapter;
+      this.load = load;
     }
 
-    /** The request produced its first token: its prefill is done. Idempotent. */
+    /**
+     * The request produced its first token: its prefill is done, and so is any adapter load it
+     * waited for. Idempotent.
+     */
     public void firstToken() {
       if (prefilled.compareAndSet(false, true)) {
         counters.prefillRequests.decrementAndGet();
         counters.prefillTokens.addAndGet(-prefill);
+        if (load) {
+          synchronized (counters) {
+            int[] a = counters.adapters.get(adapter);
+            if (a != null) {
+              a[LOADING]--;
+            }
+            counters.loads--;
+          }
+        }
       }
     }
 
@@ -172,6 +259,12 @@ public final class InFlightTracker {
         if (counters.epoch == epoch) {
           counters.pendingRequests--;
           counters.pendingTokens -= tokens;
+        }
+        if (adapter != null) {
+          int[] a = counters.adapters.get(adapter);
+          if (a != null && --a[LIVE] <= 0) {
+            counters.adapters.remove(adapter);
+          }
         }
       }
       return true;

@@ -70,8 +70,10 @@ public final class Plugins {
   private static Scorer predictedLatency(PluginSpec spec, String path) {
     double mean = spec.number("meanPromptTokens", 256, path);
     double lora = spec.number("loraLoadSeconds", 0.5, path);
+    double slotWait =
+        spec.number("loraSlotWaitSeconds", PredictedLatencyScorer.DEFAULT_SLOT_WAIT_SECONDS, path);
     try {
-      return new PredictedLatencyScorer(mean, lora);
+      return new PredictedLatencyScorer(mean, lora, slotWait);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(path + ".params." + e.getMessage(), e);
     }

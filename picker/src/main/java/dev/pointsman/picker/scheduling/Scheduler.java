@@ -1,6 +1,8 @@
 package dev.pointsman.picker.scheduling;
 
+import dev.pointsman.picker.scheduling.latency.AdapterLoadModel;
 import dev.pointsman.picker.scheduling.latency.LatencyModel;
+import dev.pointsman.picker.scheduling.plugins.LoraAffinityScorer;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.util.ArrayList;
@@ -26,6 +28,7 @@ public final class Scheduler {
   private final LongSupplier nanoClock;
   private final LatencyModel latencyModel;
   private final AdapterHistory adapters = new AdapterHistory();
+  private final AdapterLoadModel adapterLoads = new AdapterLoadModel();
   private final QueuedWork queuedWork = new QueuedWork();
 
   public Scheduler(
@@ -57,13 +60,30 @@ public final class Scheduler {
     return adapters;
   }
 
+  /** Adapter-load prices learned from observed first tokens. */
+  public AdapterLoadModel adapterLoads() {
+    return adapterLoads;
+  }
+
   /**
-   * Teaches the latency model what a picked request's time to first token turned out to be. Call
-   * once per request whose response produced a first byte.
+   * Teaches the models what a picked request's time to first token turned out to be. Call once per
+   * request whose response produced a first byte. A request that waited for no adapter load trains
+   * the latency model; one that did trains the adapter-load prices with the part of its TTFT beyond
+   * the base prediction. Both count toward the prediction error.
    */
   public void observeTtft(Decision.Picked picked, double ttftSeconds) {
     picked.ticket().firstToken();
-    latencyModel.observe(picked.address(), picked.analyticTtftSeconds(), ttftSeconds);
+    Decision.Prediction p = picked.prediction();
+    if (Double.isNaN(p.analyticSeconds())) {
+      return;
+    }
+    if (p.lora().waitsForLoad()) {
+      latencyModel.recordError(picked.address(), p.predictedSeconds(), ttftSeconds);
+      adapterLoads.observe(
+          picked.address(), p.lora(), p.loadsAhead(), ttftSeconds - p.baseSeconds());
+    } else {
+      latencyModel.observe(picked.address(), p.analyticSeconds(), ttftSeconds);
+    }
   }
 
   public InFlightTracker inFlight() {
@@ -98,7 +118,14 @@ public final class Scheduler {
     }
     long[] blocks = hasher.hash(request.model(), request.promptPrefix());
     CycleState state =
-        new CycleState(nanoClock.getAsLong(), blocks, latencyModel, adapters, queuedWork.mean());
+        new CycleState(
+            nanoClock.getAsLong(),
+            blocks,
+            latencyModel,
+            adapters,
+            queuedWork.mean(),
+            inFlight,
+            adapterLoads);
     for (Filter filter : policy.filters()) {
       candidates = filter.filter(request, candidates, state);
       if (candidates.isEmpty()) {
@@ -142,8 +169,18 @@ public final class Scheduler {
       fallbacks.add(candidates.get(order[i]));
     }
     double uncached = request.promptTokens() - state.cachedTokens(order[0], request.promptTokens());
+    LoraState lora =
+        request.adapter() == null
+            ? LoraState.NONE
+            : LoraAffinityScorer.state(primary, request.adapter(), state);
+    int loadsAhead = lora.waitsForLoad() ? inFlight.loadsInProgress(primary.address()) : 0;
     InFlightTracker.Ticket ticket =
-        inFlight.assign(primary.address(), request.promptTokens(), (long) uncached);
+        inFlight.assign(
+            primary.address(),
+            request.promptTokens(),
+            (long) uncached,
+            request.adapter(),
+            lora.triggersLoad());
     prefixIndex.record(primary.address(), state.promptBlocks());
     adapters.record(primary.address(), request.adapter());
     queuedWork.add(uncached);
@@ -153,9 +190,14 @@ public final class Scheduler {
     }
     Explanation why = new Explanation(names, weights, addresses, scores, totals, order[0]);
     double analytic = state.analyticTtft(order[0]);
-    double predicted =
-        Double.isNaN(analytic) ? Double.NaN : latencyModel.predict(primary.address(), analytic);
-    return new Decision.Picked(primary, fallbacks, ticket, why, analytic, predicted);
+    Decision.Prediction prediction =
+        new Decision.Prediction(
+            analytic,
+            Double.isNaN(analytic) ? Double.NaN : latencyModel.predict(primary.address(), analytic),
+            state.adapterSeconds(order[0]),
+            lora,
+            loadsAhead);
+    return new Decision.Picked(primary, fallbacks, ticket, why, prediction);
   }
 
   private List<Candidate> candidates(SchedulingRequest request, List<PoolSnapshot> pools) {

@@ -1,5 +1,7 @@
 package dev.pointsman.picker.scheduling;
 
+import dev.pointsman.picker.scheduling.latency.AdapterLoadModel;
+import dev.pointsman.picker.scheduling.latency.LatencyModel;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -50,6 +52,34 @@ public final class Fixtures {
   /** A cycle state whose prefix matches are already computed (as the scheduler does). */
   public static CycleState cycle(long[] blocks, int[] matches) {
     CycleState s = new CycleState(0L, blocks);
+    s.prefixMatches(matches);
+    return s;
+  }
+
+  /**
+   * A cycle state as the scheduler builds it once it has history: random adapters recently sent to,
+   * and live or loading on, each candidate; learned adapter-load prices and latency fits.
+   */
+  public static CycleState learnedCycle(
+      SplittableRandom r, List<Candidate> candidates, long[] blocks, int[] matches) {
+    InFlightTracker inFlight = new InFlightTracker();
+    AdapterHistory history = new AdapterHistory();
+    AdapterLoadModel loads = new AdapterLoadModel();
+    LatencyModel latency = new LatencyModel();
+    for (Candidate c : candidates) {
+      for (int k = r.nextInt(6); k > 0; k--) {
+        String adapter = ADAPTERS[r.nextInt(ADAPTERS.length)];
+        history.record(c.address(), adapter);
+        if (r.nextBoolean()) {
+          inFlight.assign(c.address(), 100, 50, adapter, r.nextBoolean());
+        }
+      }
+      LoraState state = LoraState.values()[r.nextInt(LoraState.values().length)];
+      loads.observe(c.address(), state, r.nextInt(3), r.nextDouble(-1, 5));
+      latency.observe(c.address(), r.nextDouble(0, 2), r.nextDouble(0, 3));
+    }
+    double meanQueued = r.nextBoolean() ? Double.NaN : r.nextDouble(0, 2000);
+    CycleState s = new CycleState(0L, blocks, latency, history, meanQueued, inFlight, loads);
     s.prefixMatches(matches);
     return s;
   }

@@ -2,6 +2,7 @@ package dev.pointsman.picker.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pointsman.picker.scheduling.latency.AdapterLoadModel;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.util.List;
@@ -60,6 +61,59 @@ class ResidencyAndPrefillTest {
       d.ticket().release();
       assertThat(d.address()).isEqualTo("10.0.0.2:8000");
     }
+  }
+
+  @Test
+  void anEndpointWhoseSlotsAllHoldLiveRequestsIsAvoidedForAnotherAdapter() {
+    PoolSnapshot pool =
+        new PoolSnapshot("p", List.of(idle("10.0.0.1:8000", 2), idle("10.0.0.2:8000", 2)));
+    // two adapters with requests still live on endpoint 1 (the scrape has not shown them yet)
+    inFlight.assign("10.0.0.1:8000", 100, 0, "a", false);
+    inFlight.assign("10.0.0.1:8000", 100, 0, "b", false);
+    // endpoint 2 is busier, but has free slots
+    inFlight.assign("10.0.0.2:8000", 2_000, 2_000);
+    for (int i = 0; i < 5; i++) {
+      Decision.Picked d =
+          (Decision.Picked) scheduler.schedule(lora("c", i), pool, policy, new SplittableRandom(i));
+      assertThat(d.address()).isEqualTo("10.0.0.2:8000");
+      // the first pick loads it; the later ones find it resident (sent there, load finished)
+      assertThat(d.prediction().lora())
+          .isEqualTo(i == 0 ? LoraState.COLD_LOAD : LoraState.RESIDENT);
+      d.ticket().release();
+    }
+  }
+
+  @Test
+  void aLoadInProgressIsPricedAndLearnedFromTheFirstToken() {
+    PoolSnapshot pool = new PoolSnapshot("p", List.of(idle("10.0.0.1:8000", 4)));
+    Decision.Picked cold =
+        (Decision.Picked) scheduler.schedule(lora("x", 0), pool, policy, new SplittableRandom(1));
+    assertThat(cold.prediction().lora()).isEqualTo(LoraState.COLD_LOAD);
+    assertThat(cold.prediction().adapterSeconds()).isEqualTo(0.5); // the configured prior
+    assertThat(inFlight.loadsInProgress("10.0.0.1:8000")).isEqualTo(1);
+
+    // a second request for the same adapter waits for the same load, and triggers none
+    Decision.Picked same =
+        (Decision.Picked) scheduler.schedule(lora("x", 1), pool, policy, new SplittableRandom(2));
+    assertThat(same.prediction().lora()).isEqualTo(LoraState.LOADING);
+    assertThat(inFlight.loadsInProgress("10.0.0.1:8000")).isEqualTo(1);
+    // another adapter queues behind the load in progress
+    Decision.Picked other =
+        (Decision.Picked) scheduler.schedule(lora("y", 2), pool, policy, new SplittableRandom(3));
+    assertThat(other.prediction().loadsAhead()).isEqualTo(1);
+    assertThat(other.prediction().adapterSeconds()).isEqualTo(1.0);
+
+    // the load took 1.5 s beyond the base prediction: that is what a cold load now costs
+    scheduler.observeTtft(cold, cold.prediction().baseSeconds() + 1.5);
+    assertThat(inFlight.loading("10.0.0.1:8000", "x")).isFalse();
+    assertThat(scheduler.adapterLoads().learned("10.0.0.1:8000", AdapterLoadModel.Kind.COLD))
+        .isEqualTo(1.5);
+    // the latency model was not trained by a request that waited for a load, but its error counts
+    assertThat(scheduler.latencyModel().observations("10.0.0.1:8000")).isZero();
+    assertThat(scheduler.latencyModel().mape("10.0.0.1:8000")).isGreaterThan(0.5);
+    List.of(cold, same, other).forEach(d -> d.ticket().release());
+    assertThat(inFlight.liveAdapters("10.0.0.1:8000")).isEmpty();
+    assertThat(inFlight.loadsInProgress("10.0.0.1:8000")).isZero();
   }
 
   @Test

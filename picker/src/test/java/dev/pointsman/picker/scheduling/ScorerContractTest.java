@@ -41,13 +41,18 @@ class ScorerContractTest {
       String adapter = r.nextBoolean() ? null : String.valueOf((char) ('a' + r.nextInt(6)));
       SchedulingRequest request =
           Fixtures.request(adapter, Fixtures.text(r, r.nextInt(300)), r.nextInt(20_000));
+      List<Candidate> candidates = Collections.unmodifiableList(Fixtures.randomCandidates(r, n));
+      long[] promptBlocks = Fixtures.randomBlocks(r, blocks);
       CycleState state =
-          r.nextInt(5) == 0
-              ? new CycleState(0L, Fixtures.randomBlocks(r, blocks))
-              : Fixtures.cycle(
-                  Fixtures.randomBlocks(r, blocks), Fixtures.randomMatches(r, n, blocks));
-      return new Case(
-          request, Collections.unmodifiableList(Fixtures.randomCandidates(r, n)), state);
+          switch (r.nextInt(5)) {
+            case 0 -> new CycleState(0L, promptBlocks);
+            // history: adapters live, loading and recently sent; learned prices and latency
+            case 1, 2 ->
+                Fixtures.learnedCycle(
+                    r, candidates, promptBlocks, Fixtures.randomMatches(r, n, blocks));
+            default -> Fixtures.cycle(promptBlocks, Fixtures.randomMatches(r, n, blocks));
+          };
+      return new Case(request, candidates, state);
     }
 
     double[] score(Scorer scorer) {

@@ -25,10 +25,14 @@ final class Fit {
     return Math.max(0, a + clampB(b) * x);
   }
 
-  synchronized void update(double x, double y, double lambda) {
-    double predicted = Math.max(0, a + clampB(b) * x);
+  /** Counts one prediction's error without training: the running mean absolute % error. */
+  synchronized void recordError(double predicted, double y) {
     double error = Math.abs(predicted - y) / Math.max(y, 1e-3);
     mape = Double.isNaN(mape) ? error : (1 - MAPE_WEIGHT) * mape + MAPE_WEIGHT * error;
+  }
+
+  synchronized void update(double x, double y, double lambda) {
+    recordError(Math.max(0, a + clampB(b) * x), y);
     count++;
     // gain k = P·φ / (λ + φᵀ·P·φ), with φ = (1, x)
     double p1 = paa + pab * x;

@@ -56,6 +56,17 @@ public final class LatencyModel {
         .update(analyticSeconds, observedSeconds, forgetting);
   }
 
+  /**
+   * Counts a prediction made outside this model's fit (its estimate plus a part priced elsewhere,
+   * such as an adapter load) toward the endpoint's error, without training the fit.
+   */
+  public void recordError(String endpoint, double predictedSeconds, double observedSeconds) {
+    if (!(predictedSeconds >= 0) || !(observedSeconds >= 0) || Double.isInfinite(observedSeconds)) {
+      return;
+    }
+    fits.computeIfAbsent(endpoint, e -> new Fit()).recordError(predictedSeconds, observedSeconds);
+  }
+
   /** Mean absolute percentage error of recent predictions on {@code endpoint}, or NaN. */
   public double mape(String endpoint) {
     Fit f = fits.get(endpoint);

@@ -8,9 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code lora-capacity-filter}: for a LoRA request, keeps only endpoints that have the adapter
- * active or a free slot for it, when any such endpoint exists; otherwise keeps everything (an
- * adapter must be served somewhere, even at the cost of an eviction).
+ * {@code lora-capacity-filter}: for a LoRA request, drops endpoints where the adapter could be
+ * loaded only after another adapter's requests drain (every slot holds an adapter with live
+ * requests), when any other endpoint exists; otherwise keeps everything (an adapter must be served
+ * somewhere). Endpoints where it is resident, loading, or loadable into a free slot or one held by
+ * an idle adapter stay.
  */
 public final class LoraCapacityFilter implements Filter {
   public static final String TYPE = "lora-capacity-filter";
@@ -28,7 +30,7 @@ public final class LoraCapacityFilter implements Filter {
     }
     List<Candidate> fit = new ArrayList<>(candidates.size());
     for (Candidate c : candidates) {
-      if (LoraAffinityScorer.affinity(c, request.adapter(), context) >= 0.8) {
+      if (!LoraAffinityScorer.state(c, request.adapter(), context).waitsForSlot()) {
         fit.add(c);
       }
     }

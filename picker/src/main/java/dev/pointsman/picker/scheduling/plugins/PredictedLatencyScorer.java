@@ -2,9 +2,11 @@ package dev.pointsman.picker.scheduling.plugins;
 
 import dev.pointsman.picker.scheduling.Candidate;
 import dev.pointsman.picker.scheduling.CycleState;
+import dev.pointsman.picker.scheduling.LoraState;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
 import dev.pointsman.picker.scheduling.Scorer;
 import dev.pointsman.picker.scheduling.SpeedProfile;
+import dev.pointsman.picker.scheduling.latency.AdapterLoadModel;
 import dev.pointsman.picker.scheduling.latency.LatencyModel;
 import java.util.List;
 
@@ -13,7 +15,10 @@ import java.util.List;
  * is predicted to be lowest. The estimate is analytic: the prompt tokens queued ahead (scraped
  * waiting requests at an assumed mean prompt size, plus the exact tokens the picker sent since the
  * scrape) and this prompt's uncached part, processed in engine steps whose length depends on the
- * endpoint's GPU speed and its running batch. Score is {@code fastest / this}, in (0,1].
+ * endpoint's GPU speed and its running batch. The learned {@link LatencyModel} corrects that per
+ * endpoint. For a LoRA request, the time its adapter adds is priced from the adapter's state there
+ * ({@link dev.pointsman.picker.scheduling.LoraState}) with load times and slot waits learned from
+ * observed first tokens ({@link AdapterLoadModel}). Score is {@code fastest / this}, in (0,1].
  */
 public final class PredictedLatencyScorer implements Scorer {
   public static final String TYPE = "predicted-latency-scorer";
@@ -21,8 +26,15 @@ public final class PredictedLatencyScorer implements Scorer {
   /** Predictions are floored here so that a score is always finite and positive. */
   private static final double MIN_SECONDS = 1e-4;
 
+  /** Default prior for the wait for an adapter slot when every slot holds live requests. */
+  public static final double DEFAULT_SLOT_WAIT_SECONDS = 2.0;
+
+  /** Prices from the priors alone, for a scheduler without a learned model; never trained. */
+  private static final AdapterLoadModel PRIORS = new AdapterLoadModel();
+
   private final double meanPromptTokens;
   private final double loraLoadSeconds;
+  private final double loraSlotWaitSeconds;
 
   /**
    * @param meanPromptTokens prompt tokens assumed for each scraped waiting request
@@ -37,6 +49,18 @@ public final class PredictedLatencyScorer implements Scorer {
    * @param loraLoadSeconds the time to load an adapter that is not resident on an endpoint
    */
   public PredictedLatencyScorer(double meanPromptTokens, double loraLoadSeconds) {
+    this(meanPromptTokens, loraLoadSeconds, DEFAULT_SLOT_WAIT_SECONDS);
+  }
+
+  /**
+   * @param meanPromptTokens prompt tokens assumed per scraped waiting request until the picker has
+   *     observed enough requests to know
+   * @param loraLoadSeconds what one adapter load is assumed to take until loads have been observed
+   * @param loraSlotWaitSeconds what waiting for an adapter slot is assumed to take until such waits
+   *     have been observed
+   */
+  public PredictedLatencyScorer(
+      double meanPromptTokens, double loraLoadSeconds, double loraSlotWaitSeconds) {
     if (!(meanPromptTokens >= 0) || Double.isInfinite(meanPromptTokens)) {
       throw new IllegalArgumentException(
           "meanPromptTokens: " + meanPromptTokens + " (expected a finite number >= 0)");
@@ -45,8 +69,13 @@ public final class PredictedLatencyScorer implements Scorer {
       throw new IllegalArgumentException(
           "loraLoadSeconds: " + loraLoadSeconds + " (expected a finite number >= 0)");
     }
+    if (!(loraSlotWaitSeconds >= 0) || Double.isInfinite(loraSlotWaitSeconds)) {
+      throw new IllegalArgumentException(
+          "loraSlotWaitSeconds: " + loraSlotWaitSeconds + " (expected a finite number >= 0)");
+    }
     this.meanPromptTokens = meanPromptTokens;
     this.loraLoadSeconds = loraLoadSeconds;
+    this.loraSlotWaitSeconds = loraSlotWaitSeconds;
   }
 
   public PredictedLatencyScorer() {
@@ -63,29 +92,40 @@ public final class PredictedLatencyScorer implements Scorer {
       SchedulingRequest request, List<Candidate> candidates, CycleState context, double[] out) {
     int n = candidates.size();
     double[] analytic = new double[n];
+    double[] adapter = new double[n];
     LatencyModel model = context.latencyModel();
+    AdapterLoadModel loads = context.adapterLoads();
     double best = Double.POSITIVE_INFINITY;
     double perWaiting =
         Double.isNaN(context.meanQueuedTokens()) ? meanPromptTokens : context.meanQueuedTokens();
     for (int i = 0; i < n; i++) {
       double uncached = request.promptTokens() - context.cachedTokens(i, request.promptTokens());
-      analytic[i] = predictTtftSeconds(candidates.get(i), uncached, perWaiting);
-      if (request.adapter() != null
-          && LoraAffinityScorer.affinity(candidates.get(i), request.adapter(), context) < 1.0) {
-        analytic[i] += loraLoadSeconds;
+      Candidate c = candidates.get(i);
+      analytic[i] = predictTtftSeconds(c, uncached, perWaiting);
+      if (request.adapter() != null) {
+        adapter[i] = adapterSeconds(c, request.adapter(), context, loads);
       }
-      out[i] =
-          Math.max(
-              MIN_SECONDS,
-              model == null
-                  ? analytic[i]
-                  : model.predict(candidates.get(i).address(), analytic[i]));
+      double base = model == null ? analytic[i] : model.predict(c.address(), analytic[i]);
+      out[i] = Math.max(MIN_SECONDS, base + adapter[i]);
       best = Math.min(best, out[i]);
     }
     context.analyticTtft(analytic);
+    context.adapterSeconds(adapter);
     for (int i = 0; i < n; i++) {
       out[i] = best / out[i];
     }
+  }
+
+  /** Seconds the request's adapter adds on {@code c}: learned load prices, or the priors. */
+  private double adapterSeconds(
+      Candidate c, String adapter, CycleState context, AdapterLoadModel loads) {
+    LoraState state = LoraAffinityScorer.state(c, adapter, context);
+    if (state == LoraState.NONE || state == LoraState.RESIDENT) {
+      return 0.0;
+    }
+    int ahead = context.loadsInProgress(c.address());
+    return (loads == null ? PRIORS : loads)
+        .price(c.address(), state, ahead, loraLoadSeconds, loraSlotWaitSeconds);
   }
 
   /** Predicted seconds to this request's first token on {@code c}. */

@@ -2,10 +2,14 @@ package dev.pointsman.picker.scheduling.plugins;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pointsman.picker.scheduling.AdapterHistory;
 import dev.pointsman.picker.scheduling.CycleState;
 import dev.pointsman.picker.scheduling.Fixtures;
+import dev.pointsman.picker.scheduling.InFlightTracker;
+import dev.pointsman.picker.scheduling.LoraState;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -21,13 +25,14 @@ class LoraAffinityScorerTest {
     "a b c d,  ,     4,  a,  1.0", // active even when every slot is used
     "b,        ,     4,  a,  0.8", // free slot
     "b c,      d,    4,  a,  0.8", // 3 of 4 used
-    "b c,      a d,  4,  a,  0.6", // full, but already waiting to load
-    "b c d,    a,    4,  a,  0.6",
+    "b c,      a d,  4,  a,  0.9", // waiting with a slot to spare: its load is under way
+    "b c d,    a,    4,  a,  0.9",
+    "b c d e,  a,    4,  a,  0.6", // waiting, and every other slot holds live requests
     "b c d e,  ,     4,  a,  0.0", // full, would evict
     "b c,      c,    3,  a,  0.8", // c running and waiting holds one slot: 2 of 3 used
     "b c,      c d,  3,  a,  0.0", // b c d: full
     "b c d e f, ,   -1,  a,  0.8", // slots unknown: assume one is free
-    ",         a,   -1,  a,  0.8",
+    ",         a,   -1,  a,  0.9",
     ",         ,     0,  a,  0.0", // no LoRA slots at all
     "b c d e,  ,     4,  ,   1.0", // base-model request: affinity does not apply
     ",         ,     0,  ,   1.0",
@@ -42,5 +47,36 @@ class LoraAffinityScorerTest {
         .score(Fixtures.request(adapter, "", 100), List.of(c), new CycleState(0, new long[0]), out);
 
     assertThat(out[0]).isEqualTo(expected);
+  }
+
+  @Test
+  void adaptersThePickerSentAreResidentAndLoadingEvictingOrPinnedByWhatIsLive() {
+    InFlightTracker inFlight = new InFlightTracker();
+    AdapterHistory history = new AdapterHistory();
+    // one cycle state per decision: it caches the state of the decision's one adapter
+    java.util.function.Supplier<CycleState> decision =
+        () -> new CycleState(0, new long[0], null, history, Double.NaN, inFlight, null);
+    var c = Fixtures.candidate("10.0.0.1:8000", Fixtures.lora(Set.of(), Set.of(), 2));
+    // "a" and "b" were sent recently: they are resident and hold both slots, idle
+    history.record("10.0.0.1:8000", "a");
+    history.record("10.0.0.1:8000", "b");
+    assertThat(LoraAffinityScorer.state(c, "a", decision.get())).isEqualTo(LoraState.RESIDENT);
+    assertThat(LoraAffinityScorer.state(c, "z", decision.get())).isEqualTo(LoraState.COLD_EVICT);
+
+    // "x" was sent long ago (beyond the slots, within the history): a warm load
+    history.record("10.0.0.1:8000", "x");
+    history.record("10.0.0.1:8000", "a");
+    history.record("10.0.0.1:8000", "b");
+    assertThat(LoraAffinityScorer.state(c, "x", decision.get())).isEqualTo(LoraState.WARM_EVICT);
+
+    // both resident adapters have live requests: a third must wait for a slot
+    inFlight.assign("10.0.0.1:8000", 10, 10, "a", false);
+    inFlight.assign("10.0.0.1:8000", 10, 10, "b", false);
+    assertThat(LoraAffinityScorer.state(c, "z", decision.get())).isEqualTo(LoraState.BLOCKED);
+
+    // a load the picker triggered and has not seen finish
+    inFlight.assign("10.0.0.1:8000", 10, 10, "q", true);
+    assertThat(LoraAffinityScorer.state(c, "q", decision.get())).isEqualTo(LoraState.LOADING);
+    assertThat(LoraAffinityScorer.affinity(c, "q", decision.get())).isEqualTo(0.9);
   }
 }
