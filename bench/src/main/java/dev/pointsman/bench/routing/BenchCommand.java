@@ -7,10 +7,14 @@ import dev.pointsman.bench.routing.run.Progress;
 import dev.pointsman.bench.routing.run.ScenarioResult;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.scenario.Scenarios;
+import dev.pointsman.picker.scheduling.PolicyConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -53,6 +57,14 @@ public final class BenchCommand implements Callable<Integer> {
       completionCandidates = PolicyNames.class)
   List<String> policies;
 
+  @Option(
+      names = "--policy-file",
+      paramLabel = "NAME=FILE",
+      description =
+          "Also run an operator-written policy (YAML: the picker's pool 'policy:' section) under"
+              + " NAME, on the production scheduler. Repeatable.")
+  Map<String, Path> policyFiles;
+
   @Option(names = "--seeds", split = ",", paramLabel = "SEED", description = "Override the seeds.")
   List<Long> seeds;
 
@@ -73,9 +85,16 @@ public final class BenchCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     List<String> names;
+    Map<String, PolicyConfig> custom = new HashMap<>();
     List<Scenario> instances = new ArrayList<>();
     try {
-      names = policies == null ? Policies.ALL : Policies.validate(policies);
+      names = new ArrayList<>(policies == null ? Policies.ALL : Policies.validate(policies));
+      if (policyFiles != null) {
+        for (Map.Entry<String, Path> e : new TreeMap<>(policyFiles).entrySet()) {
+          custom.put(e.getKey(), Policies.readCustom(e.getKey(), e.getValue()));
+          names.add(e.getKey());
+        }
+      }
       if (threads < 1) {
         throw new IllegalArgumentException("--threads: " + threads + " (expected >= 1)");
       }
@@ -89,12 +108,15 @@ public final class BenchCommand implements Callable<Integer> {
         }
         instances.addAll(scenario.instances());
       }
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
       err.println("bench: " + e.getMessage());
       return 2;
     }
     Progress progress = noProgress ? Progress.disabled() : Progress.forTerminal();
-    List<ScenarioResult> results = run(instances, names, quick, threads, progress);
+    int calibration =
+        quick ? BenchRunner.QUICK_CALIBRATION_REQUESTS : BenchRunner.CALIBRATION_REQUESTS;
+    List<ScenarioResult> results =
+        new BenchRunner(names, custom, threads, calibration, progress).run(instances);
     Path report = ReportWriter.write(results, out, commandLine());
     spec.commandLine().getOut().println("bench: wrote " + report);
     return 0;
@@ -119,6 +141,10 @@ public final class BenchCommand implements Callable<Integer> {
     }
     if (policies != null) {
       sb.append(" --policies ").append(String.join(",", policies));
+    }
+    if (policyFiles != null) {
+      new TreeMap<>(policyFiles)
+          .forEach((k, v) -> sb.append(" --policy-file ").append(k).append('=').append(v));
     }
     if (seeds != null) {
       sb.append(" --seeds ").append(seeds.stream().map(String::valueOf).toList());

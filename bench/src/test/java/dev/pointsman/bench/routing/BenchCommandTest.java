@@ -98,4 +98,68 @@ class BenchCommandTest {
     assertThat(code).isEqualTo(2);
     assertThat(stderr.toString()).contains("--policies: 'fastest'");
   }
+
+  @Test
+  void runsAnOperatorWrittenPolicyOnTheProductionScheduler(@TempDir Path dir) throws Exception {
+    Path scenario = dir.resolve("tiny.yaml");
+    Files.writeString(
+        scenario,
+        """
+        name: tiny
+        description: an H100 and two L4s
+        fleet: [{gpu: H100-80, count: 1}, {gpu: L4, count: 2}]
+        workload: [{kind: sharegpt}]
+        loads: [0.5]
+        durationSeconds: 20
+        warmupSeconds: 5
+        drainSeconds: 60
+        """);
+    Path policy = dir.resolve("queue.yaml");
+    Files.writeString(policy, "scorers:\n  - {type: queue-scorer, weight: 1}\n");
+    Path out = dir.resolve("out");
+    StringWriter stderr = new StringWriter();
+    int code =
+        run(
+            new StringWriter(),
+            stderr,
+            "--scenario",
+            scenario.toString(),
+            "--out",
+            out.toString(),
+            "--policies",
+            "queue-only",
+            "--policy-file",
+            "my-queue=" + policy,
+            "--no-progress");
+    assertThat(code).as(stderr.toString()).isZero();
+    JsonNode json = ResultsJson.read(out.resolve("results.json"));
+    assertThat(json.get("knee").fieldNames())
+        .toIterable()
+        .containsExactly("queue-only", "my-queue");
+    // the same blend as the shipped queue-only baseline, on the same stream: the same result
+    JsonNode runs = json.get("runs");
+    assertThat(runs.get(1).get("ttftMs")).isEqualTo(runs.get(0).get("ttftMs"));
+    assertThat(Files.readString(out.resolve("report.md"))).contains("--policy-file my-queue=");
+  }
+
+  @Test
+  void aBadPolicyFileIsNamed(@TempDir Path dir) throws Exception {
+    Path policy = dir.resolve("bad.yaml");
+    Files.writeString(policy, "scorers:\n  - {type: fastest-scorer, weight: 1}\n");
+    StringWriter stderr = new StringWriter();
+    String[] args = {"--scenario", "s1", "--out", dir.toString(), "--policy-file", ""};
+    args[5] = "mine=" + policy;
+    assertThat(run(new StringWriter(), stderr, args)).isEqualTo(2);
+    assertThat(stderr.toString()).contains("--policy-file mine=", "fastest-scorer");
+
+    StringWriter clash = new StringWriter();
+    args[5] = "pointsman=" + policy;
+    assertThat(run(new StringWriter(), clash, args)).isEqualTo(2);
+    assertThat(clash.toString()).contains("'pointsman' is a shipped policy's name");
+
+    StringWriter missing = new StringWriter();
+    args[5] = "mine=" + dir.resolve("nope.yaml");
+    assertThat(run(new StringWriter(), missing, args)).isEqualTo(2);
+    assertThat(missing.toString()).contains("cannot read");
+  }
 }

@@ -93,6 +93,8 @@ class RoutingRelationsTest {
     }
     assertThat(one(s1, "pointsman", 0.5).predictorMape()).isNotNull();
     assertThat(one(s1, "round-robin", 0.5).predictorMape()).isNull();
+    assertThat(one(s1, "pointsman", 0.5).tpotPredictorMape()).isNotNull().isLessThan(1.0);
+    assertThat(one(s1, "round-robin", 0.5).tpotPredictorMape()).isNull();
   }
 
   private static double p99(ScenarioResult r, String policy, double load) {

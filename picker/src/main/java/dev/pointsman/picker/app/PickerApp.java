@@ -100,9 +100,15 @@ public final class PickerApp implements AutoCloseable {
           latencyModel.retain(m.addresses());
           scheduler.adapterHistory().retain(m.addresses());
           scheduler.adapterLoads().retain(m.addresses());
+          scheduler.tpotModel().retain(m.addresses());
         });
     Gauge.builder("pointsman.latency.model.mape", latencyModel, LatencyModel::mape)
         .description("Mean absolute percentage error of the learned TTFT predictions, recent")
+        .register(metrics.registry());
+    Gauge.builder("pointsman.tpot.model.mape", scheduler.tpotModel(), LatencyModel::mape)
+        .description(
+            "Mean absolute percentage error of the learned time-per-output-token predictions,"
+                + " recent")
         .register(metrics.registry());
     OneHopRouter router =
         new OneHopRouter(

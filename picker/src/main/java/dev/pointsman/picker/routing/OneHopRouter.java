@@ -87,7 +87,8 @@ public final class OneHopRouter implements Routing {
         scheduler.schedule(request, snapshots, policies.policy(poolNames.get(0)), rng);
     return switch (decision) {
       case Decision.Picked p ->
-          new RouteOutcome.Routed(p, p.primary().state().endpoint().pool(), model);
+          new RouteOutcome.Routed(
+              p, p.primary().state().endpoint().pool(), model, input.body().stream());
       case Decision.Shed s ->
           new RouteOutcome.Rejected(
               new OpenAiError(429, s.reason(), "rate_limit_error", "pool_saturated"),
@@ -116,8 +117,21 @@ public final class OneHopRouter implements Routing {
   @Override
   public void completed(RouteOutcome.Routed routed, Completion completion) {
     routed.picked().ticket().release();
-    if (completion.ttftNanos() >= 0 && completion.status() == 200) {
-      scheduler.observeTtft(routed.picked(), completion.ttftNanos() / 1e9);
+    if (completion.ttftNanos() < 0 || completion.status() != 200) {
+      return;
+    }
+    if (!routed.streamed()) {
+      // the first byte of a non-streamed response comes after the last token: no TTFT to learn
+      return;
+    }
+    scheduler.observeTtft(routed.picked(), completion.ttftNanos() / 1e9);
+    int tokens = completion.usage().completionTokens();
+    if (completion.end() == Completion.End.COMPLETED
+        && tokens >= 2
+        && completion.totalNanos() > completion.ttftNanos()) {
+      // the first byte carries the first token; the rest came in (total − ttft)
+      double tpot = (completion.totalNanos() - completion.ttftNanos()) / 1e9 / (tokens - 1);
+      scheduler.observeTpot(routed.picked(), tpot);
     }
   }
 

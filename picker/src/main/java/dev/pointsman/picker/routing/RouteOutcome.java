@@ -13,8 +13,15 @@ public sealed interface RouteOutcome {
    * @param picked the scheduling decision (holds the in-flight ticket)
    * @param pool the pool of the chosen endpoint
    * @param model the model name as the model server knows it
+   * @param streamed whether the response streams tokens (only then is its first byte the first
+   *     token)
    */
-  record Routed(Decision.Picked picked, String pool, String model) implements RouteOutcome {
+  record Routed(Decision.Picked picked, String pool, String model, boolean streamed)
+      implements RouteOutcome {
+    public Routed(Decision.Picked picked, String pool, String model) {
+      this(picked, pool, model, true);
+    }
+
     public Routed {
       Objects.requireNonNull(picked, "picked");
       Objects.requireNonNull(pool, "pool");

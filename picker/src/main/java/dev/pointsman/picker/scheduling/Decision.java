@@ -53,15 +53,19 @@ public sealed interface Decision {
    * @param adapterSeconds what the adapter's load was predicted to add (0 when none)
    * @param lora where the request's adapter stood on the primary
    * @param loadsAhead adapter loads already in progress on the primary when it was picked
+   * @param analyticTpotSeconds the physics-based time per output token on the primary
+   * @param predictedTpotSeconds the learned time per output token on the primary
    */
   record Prediction(
       double analyticSeconds,
       double baseSeconds,
       double adapterSeconds,
       LoraState lora,
-      int loadsAhead) {
+      int loadsAhead,
+      double analyticTpotSeconds,
+      double predictedTpotSeconds) {
     public static final Prediction NONE =
-        new Prediction(Double.NaN, Double.NaN, 0, LoraState.NONE, 0);
+        new Prediction(Double.NaN, Double.NaN, 0, LoraState.NONE, 0, Double.NaN, Double.NaN);
 
     /** The whole predicted TTFT, or NaN. */
     public double predictedSeconds() {

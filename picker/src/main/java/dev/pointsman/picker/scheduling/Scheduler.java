@@ -29,6 +29,7 @@ public final class Scheduler {
   private final LatencyModel latencyModel;
   private final AdapterHistory adapters = new AdapterHistory();
   private final AdapterLoadModel adapterLoads = new AdapterLoadModel();
+  private final LatencyModel tpotModel = new LatencyModel();
   private final QueuedWork queuedWork = new QueuedWork();
 
   public Scheduler(
@@ -58,6 +59,19 @@ public final class Scheduler {
 
   public AdapterHistory adapterHistory() {
     return adapters;
+  }
+
+  /** The learned model of each endpoint's time per output token. */
+  public LatencyModel tpotModel() {
+    return tpotModel;
+  }
+
+  /**
+   * Teaches the TPOT model what a picked request's time per output token turned out to be: the time
+   * from its first to its last token over the tokens after the first.
+   */
+  public void observeTpot(Decision.Picked picked, double tpotSeconds) {
+    tpotModel.observe(picked.address(), picked.prediction().analyticTpotSeconds(), tpotSeconds);
   }
 
   /** Adapter-load prices learned from observed first tokens. */
@@ -190,14 +204,42 @@ public final class Scheduler {
     }
     Explanation why = new Explanation(names, weights, addresses, scores, totals, order[0]);
     double analytic = state.analyticTtft(order[0]);
+    double tpot = analyticTpot(primary, request, state.meanQueuedTokens());
     Decision.Prediction prediction =
         new Decision.Prediction(
             analytic,
             Double.isNaN(analytic) ? Double.NaN : latencyModel.predict(primary.address(), analytic),
             state.adapterSeconds(order[0]),
             lora,
-            loadsAhead);
+            loadsAhead,
+            tpot,
+            tpotModel.predict(primary.address(), tpot));
     return new Decision.Picked(primary, fallbacks, ticket, why, prediction);
+  }
+
+  /** Output tokens assumed when a request does not cap them (about a chat answer's mean). */
+  static final int TYPICAL_OUTPUT_TOKENS = 200;
+
+  /** Context tokens assumed per running sequence when the KV capacity is unknown. */
+  static final int TYPICAL_CONTEXT_TOKENS = 512;
+
+  /** The analytic time per output token {@code request} would see on {@code c}. */
+  static double analyticTpot(Candidate c, SchedulingRequest request, double meanQueuedTokens) {
+    EndpointMetrics m = c.metrics();
+    int batch = c.running() + c.load().pendingRequests() + 1;
+    double context =
+        m.kvCapacityTokens() > 0
+            ? m.kvUsageOrZero() * m.kvCapacityTokens() + request.promptTokens()
+            : (double) batch * TYPICAL_CONTEXT_TOKENS;
+    double perWaiting = Double.isNaN(meanQueuedTokens) ? 256 : meanQueuedTokens;
+    double queued =
+        Math.max(
+            m.waitingRequests() * perWaiting + c.load().pendingTokens(), c.load().prefillTokens());
+    int output =
+        request.maxOutputTokens() > 0
+            ? Math.min(request.maxOutputTokens(), TYPICAL_OUTPUT_TOKENS)
+            : TYPICAL_OUTPUT_TOKENS;
+    return c.profile().tpotSeconds(batch, context, queued, output);
   }
 
   private List<Candidate> candidates(SchedulingRequest request, List<PoolSnapshot> pools) {

@@ -1,10 +1,13 @@
 package dev.pointsman.bench.routing.policy;
 
+import dev.pointsman.config.Yaml;
 import dev.pointsman.picker.scheduling.PluginSpec;
 import dev.pointsman.picker.scheduling.Plugins;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.picker.scheduling.SchedulingPolicy;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.random.RandomGenerator;
 
 /** Every policy of the benchmark, by name. */
@@ -35,6 +38,19 @@ public final class Policies {
 
   /** A fresh instance of {@code name} for one run over {@code fleet}. */
   public static RoutingPolicy create(String name, FleetView fleet, RandomGenerator random) {
+    return create(name, fleet, random, Map.of());
+  }
+
+  /**
+   * A fresh instance of {@code name} for one run over {@code fleet}, where {@code custom} names
+   * operator-written policies run by the production scheduler like {@code pointsman}.
+   */
+  public static RoutingPolicy create(
+      String name, FleetView fleet, RandomGenerator random, Map<String, PolicyConfig> custom) {
+    PolicyConfig own = custom.get(name);
+    if (own != null) {
+      return new SchedulerPolicy(name, Plugins.build(own), fleet, random);
+    }
     int n = fleet.size();
     return switch (name) {
       case "random" -> SimplePolicies.random(n, random);
@@ -72,6 +88,29 @@ public final class Policies {
       }
     }
     return List.copyOf(names);
+  }
+
+  /**
+   * Reads an operator's policy (the {@code policy:} section of a picker pool, or the fields of a
+   * policy CRD's spec) from YAML, validated as the picker validates it.
+   */
+  public static PolicyConfig readCustom(String name, Path file) {
+    if (ALL.contains(name)) {
+      throw new IllegalArgumentException(
+          "--policy-file: '" + name + "' is a shipped policy's name; choose another");
+    }
+    if (!name.matches("[a-z0-9][a-z0-9-]*")) {
+      throw new IllegalArgumentException(
+          "--policy-file: '" + name + "' (expected a kebab-case name)");
+    }
+    PolicyConfig config = Yaml.readFile(file, PolicyConfig.class);
+    try {
+      Plugins.build(config);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "--policy-file " + name + "=" + file + ": " + e.getMessage(), e);
+    }
+    return config;
   }
 
   private static String unknown(String name) {

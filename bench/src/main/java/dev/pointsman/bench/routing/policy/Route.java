@@ -6,8 +6,9 @@ package dev.pointsman.bench.routing.policy;
  * @param pod the chosen pod, or -1
  * @param outcome what happened
  * @param predictedTtftMs the policy's own TTFT prediction for the chosen pod, or NaN
+ * @param predictedTpotMs the policy's own time-per-output-token prediction there, or NaN
  */
-public record Route(int pod, Outcome outcome, double predictedTtftMs) {
+public record Route(int pod, Outcome outcome, double predictedTtftMs, double predictedTpotMs) {
 
   /** What a policy did with a request. */
   public enum Outcome {
@@ -17,18 +18,22 @@ public record Route(int pod, Outcome outcome, double predictedTtftMs) {
   }
 
   public static Route to(int pod) {
-    return new Route(pod, Outcome.ROUTED, Double.NaN);
+    return new Route(pod, Outcome.ROUTED, Double.NaN, Double.NaN);
   }
 
   public static Route to(int pod, double predictedTtftMs) {
-    return new Route(pod, Outcome.ROUTED, predictedTtftMs);
+    return new Route(pod, Outcome.ROUTED, predictedTtftMs, Double.NaN);
+  }
+
+  public static Route to(int pod, double predictedTtftMs, double predictedTpotMs) {
+    return new Route(pod, Outcome.ROUTED, predictedTtftMs, predictedTpotMs);
   }
 
   public static Route shed() {
-    return new Route(-1, Outcome.SHED, Double.NaN);
+    return new Route(-1, Outcome.SHED, Double.NaN, Double.NaN);
   }
 
   public static Route failed() {
-    return new Route(-1, Outcome.FAILED, Double.NaN);
+    return new Route(-1, Outcome.FAILED, Double.NaN, Double.NaN);
   }
 }

@@ -18,7 +18,7 @@ import java.util.random.RandomGenerator;
  * {@link PrefixIndex} sized as in the picker. Used for {@code pointsman} (the production default)
  * and the scorer-framework baselines ({@code gie-default}, {@code queue-only}, …). When the policy
  * has a {@code predicted-latency-scorer}, its TTFT prediction for the chosen endpoint is reported
- * so the bench can measure its error.
+ * so the bench can measure its error, and so is its time-per-output-token prediction.
  */
 final class SchedulerPolicy implements RoutingPolicy {
   /** Blocks remembered per endpoint, as in the picker ({@code PickerApp}). */
@@ -30,6 +30,7 @@ final class SchedulerPolicy implements RoutingPolicy {
   private final RandomGenerator random;
   private final Scheduler scheduler;
   private final Map<Long, Decision.Picked> picks = new HashMap<>();
+  private final Map<Long, Double> firstTokenMs = new HashMap<>();
   private final Map<String, Integer> podOf = new HashMap<>();
 
   SchedulerPolicy(String name, SchedulingPolicy policy, FleetView fleet, RandomGenerator random) {
@@ -69,7 +70,8 @@ final class SchedulerPolicy implements RoutingPolicy {
     return switch (decision) {
       case Decision.Picked p -> {
         picks.put(r.id(), p);
-        yield Route.to(podOf.get(p.address()), predictMs(p));
+        yield Route.to(
+            podOf.get(p.address()), predictMs(p), p.prediction().predictedTpotSeconds() * 1000);
       }
       case Decision.Shed s -> Route.shed();
       case Decision.NoEndpoints n -> Route.failed();
@@ -97,14 +99,21 @@ final class SchedulerPolicy implements RoutingPolicy {
     Decision.Picked p = picks.get(request.id());
     if (p != null) {
       scheduler.observeTtft(p, (fleet.nowMs() - request.arrivalMs()) / 1000);
+      firstTokenMs.put(request.id(), fleet.nowMs());
     }
   }
 
   @Override
   public void onFinish(BenchRequest request, int pod) {
     Decision.Picked p = picks.remove(request.id());
+    Double first = firstTokenMs.remove(request.id());
     if (p != null) {
       p.ticket().release();
+      int out = request.sim().outputTokens();
+      if (first != null && out > 1) {
+        // as the picker learns it from a streamed response that reports usage
+        scheduler.observeTpot(p, (fleet.nowMs() - first) / 1000 / (out - 1));
+      }
     }
   }
 }

@@ -127,8 +127,8 @@ public final class Markdown {
     sb.append(
         "| policy | done | failed | shed | TTFT mean | p50 | p90 | p99 | TPOT p50 | TPOT p99 |"
             + " E2E p50 | E2E p99 | tok/s | goodput | prefix hit | preempt | LoRA loads |"
-            + " imbalance CV | predictor MAPE |\n");
-    sb.append("|---".repeat(19)).append("|\n");
+            + " imbalance CV | predictor MAPE | TPOT predictor MAPE |\n");
+    sb.append("|---".repeat(20)).append("|\n");
     for (String p : r.policies()) {
       List<RunResult> at = r.at(p, h);
       if (at.isEmpty()) {
@@ -149,6 +149,7 @@ public final class Markdown {
       sb.append(" | ").append(x.preemptions()).append(" | ").append(x.loraLoads());
       sb.append(" | ").append(fmt(x.imbalanceCv(), 2));
       sb.append(" | ").append(x.predictorMape() == null ? "–" : pct(x.predictorMape()));
+      sb.append(" | ").append(x.tpotPredictorMape() == null ? "–" : pct(x.tpotPredictorMape()));
       sb.append(" |\n");
     }
     sb.append('\n');

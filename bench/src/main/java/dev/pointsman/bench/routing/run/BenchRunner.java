@@ -1,9 +1,11 @@
 package dev.pointsman.bench.routing.run;
 
 import dev.pointsman.bench.routing.scenario.Scenario;
+import dev.pointsman.picker.scheduling.PolicyConfig;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,13 +23,28 @@ public final class BenchRunner {
   public static final int QUICK_CALIBRATION_REQUESTS = 1200;
 
   private final List<String> policies;
+  private final Map<String, PolicyConfig> custom;
   private final int threads;
   private final int calibrationRequests;
   private final Progress progress;
 
   public BenchRunner(
       List<String> policies, int threads, int calibrationRequests, Progress progress) {
+    this(policies, Map.of(), threads, calibrationRequests, progress);
+  }
+
+  /**
+   * @param custom operator-written policies by name, run by the production scheduler; their names
+   *     must also be in {@code policies}
+   */
+  public BenchRunner(
+      List<String> policies,
+      Map<String, PolicyConfig> custom,
+      int threads,
+      int calibrationRequests,
+      Progress progress) {
     this.policies = List.copyOf(policies);
+    this.custom = Map.copyOf(custom);
     this.threads = threads;
     this.calibrationRequests = calibrationRequests;
     this.progress = progress;
@@ -70,7 +87,8 @@ public final class BenchRunner {
         futures.add(
             pool.submit(
                 () -> {
-                  RunResult r = PolicyRun.run(t.scenario, t.capacity, t.policy, t.load, t.seed);
+                  RunResult r =
+                      PolicyRun.run(t.scenario, t.capacity, t.policy, custom, t.load, t.seed);
                   progress.step(String.format("%s %s @%.2f", t.scenario.name(), t.policy, t.load));
                   return r;
                 }));

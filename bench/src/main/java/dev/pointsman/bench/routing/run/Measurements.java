@@ -37,6 +37,8 @@ final class Measurements {
     long cachedTokens = 0;
     double apeSum = 0;
     int apeN = 0;
+    double tpotApeSum = 0;
+    int tpotApeN = 0;
     int[] perPod = new int[run.pods()];
     for (int i = 0; i < n; i++) {
       BenchRequest r = stream.get(i);
@@ -76,6 +78,11 @@ final class Measurements {
       double perToken = out <= 1 ? 0 : (finish - first) / (out - 1);
       if (out > 1) {
         tpot[np++] = perToken;
+        double predTpot = run.predictedTpot(i);
+        if (!Double.isNaN(predTpot) && perToken > 0) {
+          tpotApeSum += Math.abs(predTpot - perToken) / perToken;
+          tpotApeN++;
+        }
       }
       e2e[ne++] = finish - r.arrivalMs();
       promptTokens += r.sim().promptTokens();
@@ -108,6 +115,7 @@ final class Measurements {
         run.counterDelta(2),
         Stats.cv(relative),
         apeN == 0 ? null : apeSum / apeN,
+        tpotApeN == 0 ? null : tpotApeSum / tpotApeN,
         perPod,
         sortedTtft);
   }

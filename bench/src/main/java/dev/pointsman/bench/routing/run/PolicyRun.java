@@ -6,6 +6,7 @@ import dev.pointsman.bench.routing.policy.Route;
 import dev.pointsman.bench.routing.policy.RoutingPolicy;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.workload.BenchRequest;
+import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.sim.engine.EngineConfig;
 import dev.pointsman.sim.engine.EngineListener;
 import dev.pointsman.sim.engine.RequestResult;
@@ -13,6 +14,7 @@ import dev.pointsman.sim.engine.SimRequest;
 import dev.pointsman.sim.engine.VirtualCluster;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -32,6 +34,7 @@ public final class PolicyRun {
   private final int[] podOf;
   private final int[] cached;
   private final double[] predicted;
+  private final double[] predictedTpot;
   private final Route.Outcome[] outcome;
   private final long[][] counters = new long[2][3];
   private VirtualCluster cluster;
@@ -61,6 +64,8 @@ public final class PolicyRun {
     cached = new int[n];
     predicted = new double[n];
     Arrays.fill(predicted, Double.NaN);
+    predictedTpot = new double[n];
+    Arrays.fill(predictedTpot, Double.NaN);
     outcome = new Route.Outcome[n];
   }
 
@@ -72,19 +77,30 @@ public final class PolicyRun {
   /** Runs {@code policyName} at {@code load} on the stream of {@code seed}. */
   public static RunResult run(
       Scenario scenarioAtAnyLoad, Capacity capacity, String policyName, double load, long seed) {
+    return run(scenarioAtAnyLoad, capacity, policyName, Map.of(), load, seed);
+  }
+
+  /** Runs {@code policyName}, which may be one of the operator-written {@code custom} policies. */
+  public static RunResult run(
+      Scenario scenarioAtAnyLoad,
+      Capacity capacity,
+      String policyName,
+      Map<String, PolicyConfig> custom,
+      double load,
+      long seed) {
     Scenario scenario = scenarioAtAnyLoad.forLoad(load);
     double durationMs = scenario.durationSeconds() * 1000;
     List<BenchRequest> stream =
         dev.pointsman.bench.routing.workload.RequestStream.generate(
             scenario, rate(capacity, load), durationMs, seed);
-    return new PolicyRun(scenario, capacity, policyName, load, seed, stream).execute();
+    return new PolicyRun(scenario, capacity, policyName, load, seed, stream).execute(custom);
   }
 
-  private RunResult execute() {
+  private RunResult execute(Map<String, PolicyConfig> custom) {
     List<EngineConfig> configs = Fleets.configs(scenario);
     cluster = new VirtualCluster(configs, listener());
     fleet = new FleetView(configs, scenario.model(), cluster);
-    policy = Policies.create(policyName, fleet, new SplittableRandom(seed * 31 + 7));
+    policy = Policies.create(policyName, fleet, new SplittableRandom(seed * 31 + 7), custom);
     int pods = configs.size();
     double interval = scenario.scrape().intervalMs();
     SplittableRandom phases = new SplittableRandom(seed ^ 0x5C2A9EL);
@@ -137,6 +153,7 @@ public final class PolicyRun {
       cluster.submit(r.sim(), route.pod());
       podOf[idx] = route.pod();
       predicted[idx] = route.predictedTtftMs();
+      predictedTpot[idx] = route.predictedTpotMs();
     } catch (IllegalArgumentException e) {
       outcome[idx] = Route.Outcome.FAILED;
       policy.onFinish(r, route.pod());
@@ -217,6 +234,10 @@ public final class PolicyRun {
 
   double predicted(int i) {
     return predicted[i];
+  }
+
+  double predictedTpot(int i) {
+    return predictedTpot[i];
   }
 
   Route.Outcome outcome(int i) {

@@ -27,6 +27,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  *     = load proportional to capacity
  * @param predictorMape mean absolute percentage error of the policy's own TTFT prediction for the
  *     pod it chose, or null when the policy makes none
+ * @param tpotPredictorMape the same for its time-per-output-token prediction, or null
  * @param perPodRequests measured requests sent to each pod
  * @param ttftSamples the sorted TTFT sample (for CDF charts; not written)
  */
@@ -48,6 +49,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "loraLoads",
   "imbalanceCv",
   "predictorMape",
+  "tpotPredictorMape",
   "perPodRequests"
 })
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -69,6 +71,7 @@ public record RunResult(
     long loraLoads,
     double imbalanceCv,
     Double predictorMape,
+    Double tpotPredictorMape,
     int[] perPodRequests,
     @JsonIgnore double[] ttftSamples) {
 
