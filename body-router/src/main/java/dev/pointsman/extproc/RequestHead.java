@@ -22,6 +22,8 @@ import java.util.UUID;
  * @param objective {@code x-gateway-inference-objective}, or null
  * @param subset the subset hint ({@code envoy.lb.subset_hint}), or null when absent
  * @param contentLength {@code content-length}, or -1 when absent or not a number
+ * @param tpotSlo {@code x-slo-tpot-ms} as sent (the request's time-per-output-token objective in
+ *     milliseconds), or null when absent
  */
 public record RequestHead(
     String method,
@@ -31,7 +33,11 @@ public record RequestHead(
     boolean requestIdGenerated,
     String objective,
     Set<String> subset,
-    long contentLength) {
+    long contentLength,
+    String tpotSlo) {
+
+  /** The header carrying a request's time-per-output-token objective, in milliseconds. */
+  public static final String TPOT_SLO_HEADER = "x-slo-tpot-ms";
 
   static final String SUBSET_NAMESPACE = "envoy.lb.subset_hint";
   static final String SUBSET_KEY = "x-gateway-destination-endpoint-subset";
@@ -43,6 +49,7 @@ public record RequestHead(
     String requestId = null;
     String objective = null;
     long contentLength = -1;
+    String tpotSlo = null;
     for (HeaderValue h : headers.getHeaders().getHeadersList()) {
       String v = value(h);
       switch (h.getKey()) {
@@ -52,6 +59,7 @@ public record RequestHead(
         case "x-request-id" -> requestId = v.isBlank() ? null : v;
         case "x-gateway-inference-objective" -> objective = v.isBlank() ? null : v;
         case "content-length" -> contentLength = parseLength(v);
+        case TPOT_SLO_HEADER -> tpotSlo = v;
         default -> {}
       }
     }
@@ -67,7 +75,8 @@ public record RequestHead(
         generated,
         objective,
         subset(metadata),
-        contentLength);
+        contentLength,
+        tpotSlo);
   }
 
   /** Envoy sends {@code raw_value}; older senders use {@code value}. */

@@ -1,5 +1,6 @@
 package dev.pointsman.picker.extproc;
 
+import dev.pointsman.body.error.OpenAiError;
 import dev.pointsman.body.request.ParsedRequest;
 import dev.pointsman.extproc.Completion;
 import dev.pointsman.extproc.ExtProcHandler;
@@ -34,7 +35,17 @@ final class PickerHandler implements ExtProcHandler {
 
   @Override
   public Verdict decide(RequestHead head, ParsedRequest body) {
-    RouteInput input = new RouteInput(head.requestId(), body, head.objective(), head.subset());
+    double tpotSlo;
+    try {
+      tpotSlo = tpotSloSeconds(head.tpotSlo());
+    } catch (IllegalArgumentException e) {
+      return new Verdict.Reject(
+          new OpenAiError(400, e.getMessage(), "invalid_request_error", "invalid_slo_header"),
+          "bad_slo_header",
+          0);
+    }
+    RouteInput input =
+        new RouteInput(head.requestId(), body, head.objective(), head.subset(), tpotSlo);
     long start = clock.getAsLong();
     RouteOutcome outcome = routing.route(input);
     observer.onDecision(input, outcome, clock.getAsLong() - start);
@@ -43,6 +54,27 @@ final class PickerHandler implements ExtProcHandler {
           new Verdict.Reject(r.error(), r.reason(), r.retryAfterSeconds());
       case RouteOutcome.Routed r -> forward(head, r);
     };
+  }
+
+  /** The {@code x-slo-tpot-ms} header in seconds, NaN when absent. */
+  static double tpotSloSeconds(String header) {
+    if (header == null || header.isBlank()) {
+      return Double.NaN;
+    }
+    double ms;
+    try {
+      ms = Double.parseDouble(header.trim());
+    } catch (NumberFormatException e) {
+      ms = Double.NaN;
+    }
+    if (!(ms > 0 && ms < 3_600_000)) {
+      throw new IllegalArgumentException(
+          RequestHead.TPOT_SLO_HEADER
+              + ": '"
+              + header
+              + "' (expected a positive number of milliseconds)");
+    }
+    return ms / 1000;
   }
 
   private Verdict forward(RequestHead head, RouteOutcome.Routed r) {

@@ -81,7 +81,8 @@ public final class OneHopRouter implements Routing {
             input.body().maxOutputTokens().orElse(-1),
             objectives.sheddable(input.objective())
                 || (resolution != null && resolution.sheddable()),
-            input.subset());
+            input.subset(),
+            input.tpotSloSeconds());
     RandomGenerator rng = random.get();
     Decision decision =
         scheduler.schedule(request, snapshots, policies.policy(poolNames.get(0)), rng);

@@ -11,9 +11,18 @@ import java.util.Set;
  * @param body what the body says
  * @param objective the {@code x-gateway-inference-objective} header, or null
  * @param subset the proxy's subset hint, or null
+ * @param tpotSloSeconds the request's time-per-output-token objective, or NaN for none
  */
 public record RouteInput(
-    String requestId, ParsedRequest body, String objective, Set<String> subset) {
+    String requestId,
+    ParsedRequest body,
+    String objective,
+    Set<String> subset,
+    double tpotSloSeconds) {
+  public RouteInput(String requestId, ParsedRequest body, String objective, Set<String> subset) {
+    this(requestId, body, objective, subset, Double.NaN);
+  }
+
   public RouteInput {
     Objects.requireNonNull(requestId, "requestId");
     Objects.requireNonNull(body, "body");

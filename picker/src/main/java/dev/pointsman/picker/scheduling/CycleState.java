@@ -18,6 +18,7 @@ public final class CycleState {
   private final double meanQueuedTokens;
   private final InFlightTracker inFlight;
   private final AdapterLoadModel adapterLoads;
+  private final LatencyModel tpotModel;
   private int[] prefixMatches;
   private double[] analyticTtft;
   private double[] adapterSeconds;
@@ -45,13 +46,9 @@ public final class CycleState {
       LatencyModel latencyModel,
       AdapterHistory adapters,
       double meanQueuedTokens) {
-    this(nowNanos, promptBlocks, latencyModel, adapters, meanQueuedTokens, null, null);
+    this(nowNanos, promptBlocks, latencyModel, adapters, meanQueuedTokens, null, null, null);
   }
 
-  /**
-   * @param inFlight the picker's own accounting (live adapters, loads in progress), or null
-   * @param adapterLoads learned adapter-load prices, or null to use the configured priors
-   */
   public CycleState(
       long nowNanos,
       long[] promptBlocks,
@@ -60,6 +57,31 @@ public final class CycleState {
       double meanQueuedTokens,
       InFlightTracker inFlight,
       AdapterLoadModel adapterLoads) {
+    this(
+        nowNanos,
+        promptBlocks,
+        latencyModel,
+        adapters,
+        meanQueuedTokens,
+        inFlight,
+        adapterLoads,
+        null);
+  }
+
+  /**
+   * @param inFlight the picker's own accounting (live adapters, loads in progress), or null
+   * @param adapterLoads learned adapter-load prices, or null to use the configured priors
+   * @param tpotModel the learned time-per-output-token model, or null for the analytic estimate
+   */
+  public CycleState(
+      long nowNanos,
+      long[] promptBlocks,
+      LatencyModel latencyModel,
+      AdapterHistory adapters,
+      double meanQueuedTokens,
+      InFlightTracker inFlight,
+      AdapterLoadModel adapterLoads,
+      LatencyModel tpotModel) {
     this.nowNanos = nowNanos;
     this.promptBlocks = promptBlocks;
     this.latencyModel = latencyModel;
@@ -67,6 +89,16 @@ public final class CycleState {
     this.meanQueuedTokens = meanQueuedTokens;
     this.inFlight = inFlight;
     this.adapterLoads = adapterLoads;
+    this.tpotModel = tpotModel;
+  }
+
+  /**
+   * Predicted seconds per output token for {@code request} on {@code c}: the analytic estimate,
+   * corrected by the learned model when there is one.
+   */
+  public double predictTpotSeconds(Candidate c, SchedulingRequest request) {
+    double analytic = Scheduler.analyticTpot(c, request, meanQueuedTokens);
+    return tpotModel == null ? analytic : tpotModel.predict(c.address(), analytic);
   }
 
   /** Adapters with live requests the picker sent to {@code address}. */

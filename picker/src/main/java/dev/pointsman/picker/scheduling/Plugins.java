@@ -8,6 +8,7 @@ import dev.pointsman.picker.scheduling.plugins.PredictedLatencyScorer;
 import dev.pointsman.picker.scheduling.plugins.PrefixCacheScorer;
 import dev.pointsman.picker.scheduling.plugins.QueueScorer;
 import dev.pointsman.picker.scheduling.plugins.RunningRequestsScorer;
+import dev.pointsman.picker.scheduling.plugins.TpotSloFilter;
 import dev.pointsman.picker.scheduling.plugins.WeightedRandomPicker;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,12 +80,17 @@ public final class Plugins {
     }
   }
 
+  /** Every filter type, in documentation order. */
+  public static final Set<String> FILTERS = Set.of(LoraCapacityFilter.TYPE, TpotSloFilter.TYPE);
+
   public static Filter filter(PluginSpec spec, String path) {
-    if (spec.type().equals(LoraCapacityFilter.TYPE)) {
-      return new LoraCapacityFilter();
-    }
-    throw new IllegalArgumentException(
-        path + ".type: '" + spec.type() + "' (expected one of [" + LoraCapacityFilter.TYPE + "])");
+    return switch (spec.type()) {
+      case LoraCapacityFilter.TYPE -> new LoraCapacityFilter();
+      case TpotSloFilter.TYPE -> new TpotSloFilter();
+      default ->
+          throw new IllegalArgumentException(
+              path + ".type: '" + spec.type() + "' (expected one of " + sorted(FILTERS) + ")");
+    };
   }
 
   public static Picker picker(PluginSpec spec, String path) {

@@ -31,7 +31,9 @@ public record PolicyConfig(
   }
 
   public List<PluginSpec> filtersOrDefault() {
-    return filters != null ? filters : List.of(PluginSpec.of("lora-capacity-filter"));
+    return filters != null
+        ? filters
+        : List.of(PluginSpec.of("lora-capacity-filter"), PluginSpec.of("tpot-slo-filter"));
   }
 
   public List<PluginSpec> scorersOrDefault() {

@@ -29,7 +29,7 @@ public final class Scheduler {
   private final LatencyModel latencyModel;
   private final AdapterHistory adapters = new AdapterHistory();
   private final AdapterLoadModel adapterLoads = new AdapterLoadModel();
-  private final LatencyModel tpotModel = new LatencyModel();
+  private final LatencyModel tpotModel = LatencyModel.forTpot();
   private final QueuedWork queuedWork = new QueuedWork();
 
   public Scheduler(
@@ -139,7 +139,8 @@ public final class Scheduler {
             adapters,
             queuedWork.mean(),
             inFlight,
-            adapterLoads);
+            adapterLoads,
+            tpotModel);
     for (Filter filter : policy.filters()) {
       candidates = filter.filter(request, candidates, state);
       if (candidates.isEmpty()) {
@@ -224,7 +225,8 @@ public final class Scheduler {
   static final int TYPICAL_CONTEXT_TOKENS = 512;
 
   /** The analytic time per output token {@code request} would see on {@code c}. */
-  static double analyticTpot(Candidate c, SchedulingRequest request, double meanQueuedTokens) {
+  public static double analyticTpot(
+      Candidate c, SchedulingRequest request, double meanQueuedTokens) {
     EndpointMetrics m = c.metrics();
     int batch = c.running() + c.load().pendingRequests() + 1;
     double context =

@@ -14,6 +14,7 @@ import java.util.Set;
  * @param maxOutputTokens requested output limit, or -1
  * @param sheddable true when the request's objective allows shedding under saturation
  * @param subset endpoint addresses the proxy allows (subset hint), or null for no restriction
+ * @param tpotSloSeconds the request's time-per-output-token objective, or NaN for none
  */
 public record SchedulingRequest(
     String requestId,
@@ -23,7 +24,29 @@ public record SchedulingRequest(
     int promptTokens,
     int maxOutputTokens,
     boolean sheddable,
-    Set<String> subset) {
+    Set<String> subset,
+    double tpotSloSeconds) {
+
+  public SchedulingRequest(
+      String requestId,
+      String model,
+      String adapter,
+      String promptPrefix,
+      int promptTokens,
+      int maxOutputTokens,
+      boolean sheddable,
+      Set<String> subset) {
+    this(
+        requestId,
+        model,
+        adapter,
+        promptPrefix,
+        promptTokens,
+        maxOutputTokens,
+        sheddable,
+        subset,
+        Double.NaN);
+  }
 
   public SchedulingRequest {
     Objects.requireNonNull(requestId, "requestId");
@@ -33,6 +56,15 @@ public record SchedulingRequest(
       throw new IllegalArgumentException("promptTokens: " + promptTokens + " (expected >= 0)");
     }
     subset = subset == null ? null : Set.copyOf(subset);
+    if (!Double.isNaN(tpotSloSeconds) && !(tpotSloSeconds > 0 && tpotSloSeconds < 3600)) {
+      throw new IllegalArgumentException(
+          "tpotSloSeconds: " + tpotSloSeconds + " (expected NaN or in (0, 3600))");
+    }
+  }
+
+  /** Whether the request carries a time-per-output-token objective. */
+  public boolean hasTpotSlo() {
+    return !Double.isNaN(tpotSloSeconds);
   }
 
   /** A base-model request with no prefix text, for tests and simple callers. */

@@ -115,6 +115,25 @@ class ErrorResponsesTest {
   }
 
   @Test
+  void aMalformedTpotObjectiveIs400AndCounted() {
+    for (String bad : new String[] {"fast", "-5", "0", "NaN", "1e12"}) {
+      EnvoyReplay s =
+          fx.stream().requestHeaders("POST", "/v1/chat/completions", false, "x-slo-tpot-ms", bad);
+      s.requestBody(Replies.chat(Fixture.MODEL, "hi", false), true);
+      ProcessingResponse r = s.next();
+      Replies.assertError(r, 400, "invalid_slo_header");
+      assertThat(r.getImmediateResponse().getBody().toStringUtf8()).contains("x-slo-tpot-ms");
+    }
+    assertThat(fx.observer.rejected).contains("bad_slo_header:400");
+    assertThat(fx.inFlight.liveRequests()).isZero();
+
+    EnvoyReplay ok =
+        fx.stream().requestHeaders("POST", "/v1/chat/completions", false, "x-slo-tpot-ms", "50");
+    ok.requestBody(Replies.chat(Fixture.MODEL, "hi", false), true);
+    assertThat(ok.next().hasRequestHeaders()).isTrue();
+  }
+
+  @Test
   void bodilessModelsListIsAnsweredByThePicker() throws Exception {
     EnvoyReplay s = fx.stream().requestHeaders("GET", "/v1/models", true);
     ProcessingResponse r = s.next();

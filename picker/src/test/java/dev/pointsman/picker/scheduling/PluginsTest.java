@@ -20,7 +20,9 @@ class PluginsTest {
   void defaultsBuild() {
     SchedulingPolicy p = Plugins.build(PolicyConfig.defaults());
 
-    assertThat(p.filters()).extracting(Filter::type).containsExactly("lora-capacity-filter");
+    assertThat(p.filters())
+        .extracting(Filter::type)
+        .containsExactly("lora-capacity-filter", "tpot-slo-filter");
     assertThat(p.scorers())
         .extracting(ws -> ws.scorer().type(), WeightedScorer::weight)
         .containsExactly(
@@ -81,7 +83,9 @@ class PluginsTest {
 
     assertThatThrownBy(() -> Plugins.build(c))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("filters[0].type: 'gpu-filter' (expected one of [lora-capacity-filter])");
+        .hasMessage(
+            "filters[0].type: 'gpu-filter' (expected one of [lora-capacity-filter,"
+                + " tpot-slo-filter])");
   }
 
   @Test

@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class LatencyModel {
   private final double forgetting;
+  private final double unit;
   private final ConcurrentHashMap<String, Fit> fits = new ConcurrentHashMap<>();
 
   /**
@@ -28,10 +29,28 @@ public final class LatencyModel {
    *     observations
    */
   public LatencyModel(double forgetting) {
+    this(forgetting, 1.0);
+  }
+
+  /**
+   * @param forgetting RLS forgetting factor in (0.9, 1]
+   * @param unitSeconds the scale of the modelled times (1 s for TTFT, 0.01 s for time per output
+   *     token): the fit works in this unit, so that its priors mean the same at either scale
+   */
+  public LatencyModel(double forgetting, double unitSeconds) {
     if (!(forgetting > 0.9 && forgetting <= 1.0)) {
       throw new IllegalArgumentException("forgetting: " + forgetting + " (expected in (0.9, 1])");
     }
+    if (!(unitSeconds > 0) || Double.isInfinite(unitSeconds)) {
+      throw new IllegalArgumentException("unitSeconds: " + unitSeconds + " (expected > 0)");
+    }
     this.forgetting = forgetting;
+    this.unit = unitSeconds;
+  }
+
+  /** A model of time per output token: forgetting 0.99, in units of 10 ms. */
+  public static LatencyModel forTpot() {
+    return new LatencyModel(0.99, 0.01);
   }
 
   public LatencyModel() {
@@ -41,7 +60,7 @@ public final class LatencyModel {
   /** Predicted TTFT in seconds on {@code endpoint}, given the analytic estimate for it. */
   public double predict(String endpoint, double analyticSeconds) {
     Fit f = fits.get(endpoint);
-    return f == null ? analyticSeconds : f.predict(analyticSeconds);
+    return f == null ? analyticSeconds : f.predict(analyticSeconds / unit) * unit;
   }
 
   /**
@@ -53,7 +72,7 @@ public final class LatencyModel {
       return;
     }
     fits.computeIfAbsent(endpoint, e -> new Fit())
-        .update(analyticSeconds, observedSeconds, forgetting);
+        .update(analyticSeconds / unit, observedSeconds / unit, forgetting);
   }
 
   /**
@@ -82,10 +101,17 @@ public final class LatencyModel {
         .orElse(Double.NaN);
   }
 
-  /** The learned {@code (a, b)} of an endpoint, for inspection; {@code (0, 1)} when untrained. */
+  /**
+   * The learned {@code (a, b)} of an endpoint, {@code a} in seconds, for inspection; {@code (0, 1)}
+   * when untrained.
+   */
   public double[] coefficients(String endpoint) {
     Fit f = fits.get(endpoint);
-    return f == null ? new double[] {0, 1} : f.coefficients();
+    if (f == null) {
+      return new double[] {0, 1};
+    }
+    double[] ab = f.coefficients();
+    return new double[] {ab[0] * unit, ab[1]};
   }
 
   /** Observations seen for {@code endpoint}. */

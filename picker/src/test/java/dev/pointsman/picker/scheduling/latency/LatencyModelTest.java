@@ -55,6 +55,26 @@ class LatencyModelTest {
   }
 
   @Test
+  void aTimePerOutputTokenModelConvergesAndAdaptsAtItsOwnScale() {
+    // TPOT is milliseconds: an endpoint 1.8x slower than its profile plus 2 ms per token
+    LatencyModel m = LatencyModel.forTpot();
+    SplittableRandom rnd = new SplittableRandom(3);
+    for (int i = 0; i < 2_000; i++) {
+      double x = rnd.nextDouble(0.006, 0.06);
+      m.observe("pod", x, 0.002 + 1.8 * x + rnd.nextGaussian() * 0.0005);
+    }
+    assertThat(m.coefficients("pod")[1]).isCloseTo(1.8, within(0.05));
+    assertThat(m.coefficients("pod")[0]).isCloseTo(0.002, within(0.001));
+    assertThat(m.predict("pod", 0.02)).isCloseTo(0.038, within(0.002));
+    assertThat(m.mape("pod")).isLessThan(0.05);
+    for (int i = 0; i < 500; i++) {
+      double x = rnd.nextDouble(0.006, 0.06);
+      m.observe("pod", x, 3 * (0.002 + 1.8 * x)); // the pod became three times slower
+    }
+    assertThat(m.predict("pod", 0.02)).isCloseTo(0.114, within(0.006));
+  }
+
+  @Test
   void learnsAConstantOverheadWhenLoadDoesNotVary() {
     LatencyModel m = new LatencyModel();
     for (int i = 0; i < 1_000; i++) {
