@@ -2,6 +2,7 @@ package dev.pointsman.picker.scheduling.plugins;
 
 import dev.pointsman.picker.scheduling.Candidate;
 import dev.pointsman.picker.scheduling.CycleState;
+import dev.pointsman.picker.scheduling.EndpointMetrics;
 import dev.pointsman.picker.scheduling.LoraState;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
 import dev.pointsman.picker.scheduling.Scorer;
@@ -148,10 +149,23 @@ public final class PredictedLatencyScorer implements Scorer {
     double running = c.running();
     double perStepTokens = Math.max(1.0, p.tokenBudget() - running);
     double steps = Math.ceil(work / perStepTokens);
+    // a step reads the weights and the running batch's KV cache at least: with a large batch of
+    // long contexts that, not the prompt's compute, sets the pace
+    double memorySeconds = p.decodeStepSeconds() + p.kvSecondsPerToken() * contextTokens(c);
     double stepSeconds =
         Math.max(
-            p.decodeStepSeconds(),
-            (Math.min(work, perStepTokens) + running) / p.prefillTokensPerSecond());
+            memorySeconds, (Math.min(work, perStepTokens) + running) / p.prefillTokensPerSecond());
     return steps * stepSeconds;
+  }
+
+  /** Context tokens assumed per running sequence when the KV-cache capacity is unknown. */
+  static final int TYPICAL_CONTEXT_TOKENS = 512;
+
+  /** Tokens of KV cache the running batch holds on {@code c}, as last scraped. */
+  static double contextTokens(Candidate c) {
+    EndpointMetrics m = c.metrics();
+    return m.kvCapacityTokens() > 0
+        ? m.kvUsageOrZero() * m.kvCapacityTokens()
+        : (double) c.running() * TYPICAL_CONTEXT_TOKENS;
   }
 }

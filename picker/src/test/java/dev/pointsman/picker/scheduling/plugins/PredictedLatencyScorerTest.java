@@ -60,6 +60,27 @@ class PredictedLatencyScorerTest {
   }
 
   @Test
+  void aLargeBatchOfLongContextsSlowsEveryStep() {
+    // 200 running sequences holding 90% of 448k tokens of KV: each step reads ~400k tokens of cache
+    var full =
+        new dev.pointsman.picker.scheduling.EndpointMetrics(
+            0, 200, 0.9, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0);
+    var light =
+        new dev.pointsman.picker.scheduling.EndpointMetrics(
+            0, 200, 0.05, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0);
+    PredictedLatencyScorer scorer = new PredictedLatencyScorer();
+    double longContexts =
+        scorer.predictTtftSeconds(
+            Fixtures.candidate("a:1", "A100-80", full, InFlightTracker.Load.NONE), 100);
+    double shortContexts =
+        scorer.predictTtftSeconds(
+            Fixtures.candidate("b:1", "A100-80", light, InFlightTracker.Load.NONE), 100);
+    // weights 10.2 ms + 403k × 0.084 µs ≈ 44 ms, against the compute of 300 tokens ≈ 33 ms
+    assertThat(longContexts).isCloseTo(0.0102 + 403_200 * 0.084e-6, within(1e-6));
+    assertThat(longContexts).isGreaterThan(shortContexts);
+  }
+
+  @Test
   void deepQueueOnTheH100FlipsIt() {
     double[] s = score(List.of(on("H100-80", 100, 0, 0), on("L4", 0, 0, 0)), NO_PREFIX, 1000);
 
