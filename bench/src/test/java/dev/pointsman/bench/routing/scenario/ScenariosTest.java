@@ -22,6 +22,24 @@ class ScenariosTest {
   }
 
   @Test
+  void everyScenarioFileInTheRepositoryLoads() throws Exception {
+    // the module runs with bench/ as its working directory
+    Path root = Path.of("scenarios");
+    List<Path> files;
+    try (var walk = Files.walk(root)) {
+      files = walk.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+    }
+    assertThat(files)
+        .extracting(f -> root.relativize(f).toString())
+        .contains("wide/s1-heterogeneous.yaml", "extra/x2-rag-square.yaml");
+    for (Path f : files) {
+      Scenario s = Scenarios.load(f.toString());
+      assertThat(s.instances()).as(f.toString()).isNotEmpty();
+      assertThat(s.loads()).as(f.toString()).isNotEmpty().isSorted();
+    }
+  }
+
+  @Test
   void variantsBecomeScenariosOfTheirOwn() {
     List<Scenario> s2 = Scenarios.load("s2-bursty").instances();
     assertThat(s2)
