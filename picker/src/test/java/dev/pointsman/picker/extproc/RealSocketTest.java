@@ -135,7 +135,10 @@ class RealSocketTest {
         .contains("inference_extension_scheduler_e2e_duration_seconds_bucket")
         .contains(
             "pointsman_decisions_total{app=\"pointsman-picker\",pool=\"gpu-a\",result=\"routed\"} 1.0")
-        .contains("inference_pool_ready_pods{app=\"pointsman-picker\",name=\"gpu-a\"} 2.0");
+        .contains("inference_pool_ready_pods{app=\"pointsman-picker\",name=\"gpu-a\"} 2.0")
+        // the learned models' errors are exported (NaN until a streamed response taught them)
+        .contains("pointsman_latency_model_mape{app=\"pointsman-picker\"}")
+        .contains("pointsman_tpot_model_mape{app=\"pointsman-picker\"}");
     JsonNode decisions = new ObjectMapper().readTree(get(http, "/debug/decisions"));
     assertThat(decisions.get(0).path("requestId").asText()).isEqualTo("abc-1");
     assertThat(decisions.get(0).path("candidates")).hasSize(2);
