@@ -73,8 +73,9 @@ public final class Plugins {
     double lora = spec.number("loraLoadSeconds", 0.5, path);
     double slotWait =
         spec.number("loraSlotWaitSeconds", PredictedLatencyScorer.DEFAULT_SLOT_WAIT_SECONDS, path);
+    double cacheValue = spec.number("cacheValue", PredictedLatencyScorer.DEFAULT_CACHE_VALUE, path);
     try {
-      return new PredictedLatencyScorer(mean, lora, slotWait);
+      return new PredictedLatencyScorer(mean, lora, slotWait, cacheValue);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(path + ".params." + e.getMessage(), e);
     }

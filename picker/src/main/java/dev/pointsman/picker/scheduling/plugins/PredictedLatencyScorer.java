@@ -19,7 +19,11 @@ import java.util.List;
  * endpoint's GPU speed and its running batch. The learned {@link LatencyModel} corrects that per
  * endpoint. For a LoRA request, the time its adapter adds is priced from the adapter's state there
  * ({@link dev.pointsman.picker.scheduling.LoraState}) with load times and slot waits learned from
- * observed first tokens ({@link AdapterLoadModel}). Score is {@code fastest / this}, in (0,1].
+ * observed first tokens ({@link AdapterLoadModel}). A candidate that would recompute prompt tokens
+ * another candidate holds in cache is charged that prefill too, in seconds of its GPU, scaled by
+ * how full the candidates' KV caches are ({@code cacheValue}): an idle fleet has compute to spare,
+ * a busy one pays for every recomputed prompt in capacity. Score is {@code fastest / this}, in
+ * (0,1].
  */
 public final class PredictedLatencyScorer implements Scorer {
   public static final String TYPE = "predicted-latency-scorer";
@@ -30,12 +34,16 @@ public final class PredictedLatencyScorer implements Scorer {
   /** Default prior for the wait for an adapter slot when every slot holds live requests. */
   public static final double DEFAULT_SLOT_WAIT_SECONDS = 2.0;
 
+  /** Default weight of the fleet's cost of recomputing a prompt that another endpoint caches. */
+  public static final double DEFAULT_CACHE_VALUE = 1.0;
+
   /** Prices from the priors alone, for a scheduler without a learned model; never trained. */
   private static final AdapterLoadModel PRIORS = new AdapterLoadModel();
 
   private final double meanPromptTokens;
   private final double loraLoadSeconds;
   private final double loraSlotWaitSeconds;
+  private final double cacheValue;
 
   /**
    * @param meanPromptTokens prompt tokens assumed for each scraped waiting request
@@ -62,6 +70,18 @@ public final class PredictedLatencyScorer implements Scorer {
    */
   public PredictedLatencyScorer(
       double meanPromptTokens, double loraLoadSeconds, double loraSlotWaitSeconds) {
+    this(meanPromptTokens, loraLoadSeconds, loraSlotWaitSeconds, DEFAULT_CACHE_VALUE);
+  }
+
+  /**
+   * @param cacheValue how much of the fleet's cost of recomputing a cached prompt counts, at full
+   *     KV-cache use (0 = judge each request by its own TTFT alone)
+   */
+  public PredictedLatencyScorer(
+      double meanPromptTokens,
+      double loraLoadSeconds,
+      double loraSlotWaitSeconds,
+      double cacheValue) {
     if (!(meanPromptTokens >= 0) || Double.isInfinite(meanPromptTokens)) {
       throw new IllegalArgumentException(
           "meanPromptTokens: " + meanPromptTokens + " (expected a finite number >= 0)");
@@ -76,7 +96,12 @@ public final class PredictedLatencyScorer implements Scorer {
     }
     this.meanPromptTokens = meanPromptTokens;
     this.loraLoadSeconds = loraLoadSeconds;
+    if (!(cacheValue >= 0) || Double.isInfinite(cacheValue)) {
+      throw new IllegalArgumentException(
+          "cacheValue: " + cacheValue + " (expected a finite number >= 0)");
+    }
     this.loraSlotWaitSeconds = loraSlotWaitSeconds;
+    this.cacheValue = cacheValue;
   }
 
   public PredictedLatencyScorer() {
@@ -94,20 +119,36 @@ public final class PredictedLatencyScorer implements Scorer {
     int n = candidates.size();
     double[] analytic = new double[n];
     double[] adapter = new double[n];
+    double[] uncached = new double[n];
+    double fewestUncached = Double.POSITIVE_INFINITY;
+    double kvUse = 0;
     LatencyModel model = context.latencyModel();
     AdapterLoadModel loads = context.adapterLoads();
     double best = Double.POSITIVE_INFINITY;
     double perWaiting =
         Double.isNaN(context.meanQueuedTokens()) ? meanPromptTokens : context.meanQueuedTokens();
     for (int i = 0; i < n; i++) {
-      double uncached = request.promptTokens() - context.cachedTokens(i, request.promptTokens());
+      uncached[i] = request.promptTokens() - context.cachedTokens(i, request.promptTokens());
+      fewestUncached = Math.min(fewestUncached, uncached[i]);
       Candidate c = candidates.get(i);
-      analytic[i] = predictTtftSeconds(c, uncached, perWaiting);
+      kvUse += c.metrics().kvUsageOrZero();
+      analytic[i] = predictTtftSeconds(c, uncached[i], perWaiting);
       if (request.adapter() != null) {
         adapter[i] = adapterSeconds(c, request.adapter(), context, loads);
       }
       double base = model == null ? analytic[i] : model.predict(c.address(), analytic[i]);
       out[i] = Math.max(MIN_SECONDS, base + adapter[i]);
+    }
+    // Recomputing a prompt another endpoint holds costs the fleet that prefill, which matters as
+    // much as the fleet is busy: weighed by the candidates' mean KV-cache use, a proxy for it.
+    double busy = cacheValue * kvUse / n;
+    for (int i = 0; i < n; i++) {
+      if (busy > 0 && uncached[i] > fewestUncached) {
+        out[i] +=
+            busy
+                * (uncached[i] - fewestUncached)
+                / candidates.get(i).profile().prefillTokensPerSecond();
+      }
       best = Math.min(best, out[i]);
     }
     context.analyticTtft(analytic);

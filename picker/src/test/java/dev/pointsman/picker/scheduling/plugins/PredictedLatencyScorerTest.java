@@ -81,6 +81,41 @@ class PredictedLatencyScorerTest {
   }
 
   @Test
+  void aBusyFleetValuesTheCacheAQuietOneSpendsForSpeed() {
+    // a 4,096-token prompt: endpoint 0 holds all of it but has 5,000 tokens of prefill queued;
+    // endpoint 1 holds none and is idle. Alone, the idle one answers first.
+    long[] blocks = java.util.stream.LongStream.rangeClosed(1, 256).toArray();
+    CycleState state = Fixtures.cycle(blocks, new int[] {256, 0});
+    for (double kv : new double[] {0.1, 0.9}) {
+      List<Candidate> c =
+          List.of(
+              Fixtures.candidate(
+                  "10.0.0.1:8000",
+                  "A100-80",
+                  new dev.pointsman.picker.scheduling.EndpointMetrics(
+                      0, 0, kv, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
+                  new InFlightTracker.Load(0, 0, 0, 0, 2, 5_000)),
+              Fixtures.candidate(
+                  "10.0.0.2:8000",
+                  "A100-80",
+                  new dev.pointsman.picker.scheduling.EndpointMetrics(
+                      0, 0, kv, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
+                  InFlightTracker.Load.NONE));
+      double[] cacheBlind = new double[2];
+      new PredictedLatencyScorer(256, 0.5, 2.0, 0)
+          .score(Fixtures.request(null, "", 4096), c, state, cacheBlind);
+      assertThat(cacheBlind[1]).as("by TTFT alone, at KV %s", kv).isGreaterThan(cacheBlind[0]);
+      double[] out = score(c, state, 4096);
+      if (kv < 0.5) {
+        assertThat(out[1]).as("a quiet fleet: speed first").isGreaterThan(out[0]);
+      } else {
+        // recomputing 4,096 tokens costs a busy fleet ~0.41 s of an A100 (× 0.9): keep the cache
+        assertThat(out[0]).as("a busy fleet: keep the cache").isGreaterThan(out[1]);
+      }
+    }
+  }
+
+  @Test
   void deepQueueOnTheH100FlipsIt() {
     double[] s = score(List.of(on("H100-80", 100, 0, 0), on("L4", 0, 0, 0)), NO_PREFIX, 1000);
 
