@@ -266,7 +266,14 @@ public final class Scheduler {
     }
     Map<String, Integer> index = new HashMap<>(candidates.size() * 2);
     for (int i = 0; i < candidates.size(); i++) {
-      index.put(candidates.get(i).address(), i);
+      Candidate c = candidates.get(i);
+      index.put(c.address(), i);
+      long capacity = c.metrics().kvCapacityTokens();
+      if (capacity > 0) {
+        // remember no more of an endpoint's prompts than its KV cache can hold
+        prefixIndex.limit(
+            c.address(), (int) Math.min(Integer.MAX_VALUE, capacity / CycleState.TOKENS_PER_BLOCK));
+      }
     }
     return prefixIndex.match(blocks, a -> index.getOrDefault(a, -1), candidates.size());
   }

@@ -88,6 +88,30 @@ public final class PrefixIndex {
     return match(blocks, a -> idx.getOrDefault(a, -1), addresses.size());
   }
 
+  /**
+   * Bounds what is remembered for {@code address} to what its KV cache can hold: {@code blocks}
+   * prefix blocks (its KV capacity in tokens ÷ the tokens of a block), never more than this index's
+   * own bound. A server evicts least-recently-used cached blocks, so a block older than its
+   * capacity is probably gone; remembering it would promise a hit the server cannot give. Cheap
+   * when the bound is unchanged; shrinking forgets the oldest blocks at once.
+   */
+  public void limit(String address, int blocks) {
+    int bound = Math.max(1, Math.min(capacityPerEndpoint, blocks));
+    Lru lru = byEndpoint.get(address);
+    if (lru == null || lru.capacity == bound) {
+      return;
+    }
+    synchronized (lru) {
+      lru.capacity = bound;
+      var it = lru.entrySet().iterator();
+      while (lru.size() > bound && it.hasNext()) {
+        Long block = it.next().getKey();
+        it.remove();
+        removeHolder(block, address);
+      }
+    }
+  }
+
   /** Forgets endpoints that left every pool. */
   public void retain(Collection<String> addresses) {
     Set<String> keep = new HashSet<>(addresses);
@@ -142,7 +166,7 @@ public final class PrefixIndex {
   }
 
   private static final class Lru extends LinkedHashMap<Long, Boolean> {
-    private final int capacity;
+    volatile int capacity;
     Long evicted;
 
     Lru(int capacity) {

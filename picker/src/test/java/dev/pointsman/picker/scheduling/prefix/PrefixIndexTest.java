@@ -33,6 +33,30 @@ class PrefixIndexTest {
   }
 
   @Test
+  void anEndpointRemembersNoMoreThanItsKvCacheHolds() {
+    PrefixIndex index = new PrefixIndex(1_000);
+    long[] old = java.util.stream.LongStream.rangeClosed(1, 60).toArray();
+    long[] recent = java.util.stream.LongStream.rangeClosed(101, 140).toArray();
+    index.record("a", old);
+    index.record("a", recent);
+    assertThat(index.size("a")).isEqualTo(100);
+
+    index.limit("a", 50); // the server's cache holds 50 blocks: the oldest are gone there
+    assertThat(index.size("a")).isEqualTo(50);
+    assertThat(index.match(old, List.of("a"))).containsExactly(0);
+    assertThat(index.match(recent, List.of("a"))).containsExactly(40);
+    assertThat(index.distinctBlocks()).isEqualTo(50);
+
+    index.record("a", old); // the bound holds for what comes next
+    assertThat(index.size("a")).isEqualTo(50);
+    index.limit("a", 5_000); // never above the index's own bound
+    index.record("a", recent);
+    assertThat(index.size("a")).isEqualTo(90); // the last 50 of the old prompt, and 40 more
+    index.limit("unknown", 1); // endpoints never recorded are left alone
+    assertThat(index.size("unknown")).isZero();
+  }
+
+  @Test
   void matchCountsTheLongestLeadingRunOnly() {
     PrefixIndex index = new PrefixIndex(100);
     index.record(A, new long[] {0, 1, 3, 4, 5}); // holds blocks 0,1 and 3..5 but not 2
