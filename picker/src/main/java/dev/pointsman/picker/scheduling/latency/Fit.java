@@ -1,76 +1,25 @@
 package dev.pointsman.picker.scheduling.latency;
 
-/**
- * Two-parameter recursive least squares, {@code y ≈ a + b·x}, with exponential forgetting and a
- * prior at {@code a = 0, b = 1}. Guarded by its own monitor.
- */
-final class Fit {
-  /** Prior variance of the coefficients: how far the first observations may pull them. */
-  private static final double PRIOR_A = 0.01;
+/** One endpoint's learned correction of an analytic estimate. Implementations are thread-safe. */
+sealed interface Fit permits LinearFit, RatioFit {
+  /** Weight of a new error in the running mean absolute percentage error. */
+  double MAPE_WEIGHT = 0.05;
 
-  private static final double PRIOR_B = 1.0;
-  private static final double MIN_B = 0.05;
-  private static final double MAX_B = 50;
-  private static final double MAPE_WEIGHT = 0.05;
+  /** The corrected estimate for analytic value {@code x} (in the model's unit). */
+  double predict(double x);
 
-  private double a;
-  private double b = 1;
-  private double paa = PRIOR_A;
-  private double pab;
-  private double pbb = PRIOR_B;
-  private double mape = Double.NaN;
-  private long count;
+  /** Learns from one observation {@code y} made where the analytic value was {@code x}. */
+  void update(double x, double y, double lambda);
 
-  synchronized double predict(double x) {
-    return Math.max(0, a + clampB(b) * x);
-  }
+  /** Counts one prediction's error without training. */
+  void recordError(double predicted, double y);
 
-  /** Counts one prediction's error without training: the running mean absolute % error. */
-  synchronized void recordError(double predicted, double y) {
-    double error = Math.abs(predicted - y) / Math.max(y, 1e-3);
-    mape = Double.isNaN(mape) ? error : (1 - MAPE_WEIGHT) * mape + MAPE_WEIGHT * error;
-  }
+  /** Recent mean absolute percentage error, or NaN. */
+  double mape();
 
-  synchronized void update(double x, double y, double lambda) {
-    recordError(Math.max(0, a + clampB(b) * x), y);
-    count++;
-    // gain k = P·φ / (λ + φᵀ·P·φ), with φ = (1, x)
-    double p1 = paa + pab * x;
-    double p2 = pab + pbb * x;
-    double denom = lambda + p1 + x * p2;
-    double k1 = p1 / denom;
-    double k2 = p2 / denom;
-    double residual = y - (a + b * x);
-    a += k1 * residual;
-    b += k2 * residual;
-    // P = (P − k·φᵀ·P) / λ
-    double naa = (paa - k1 * p1) / lambda;
-    double nab = (pab - k1 * p2) / lambda;
-    double nbb = (pbb - k2 * p2) / lambda;
-    paa = bound(naa);
-    pab = nab;
-    pbb = bound(nbb);
-    b = clampB(b);
-  }
+  /** {@code (a, b)} of {@code a + b·x}. */
+  double[] coefficients();
 
-  synchronized double mape() {
-    return mape;
-  }
-
-  synchronized double[] coefficients() {
-    return new double[] {a, b};
-  }
-
-  synchronized long count() {
-    return count;
-  }
-
-  private static double clampB(double v) {
-    return Math.max(MIN_B, Math.min(MAX_B, v));
-  }
-
-  /** Keeps the covariance from blowing up when inputs stop varying (forgetting winds it up). */
-  private static double bound(double v) {
-    return Math.max(1e-9, Math.min(1e3, v));
-  }
+  /** Observations learned from. */
+  long count();
 }

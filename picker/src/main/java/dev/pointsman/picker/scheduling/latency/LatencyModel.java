@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class LatencyModel {
   private final double forgetting;
   private final double unit;
+  private final boolean ratio;
   private final ConcurrentHashMap<String, Fit> fits = new ConcurrentHashMap<>();
 
   /**
@@ -38,6 +39,10 @@ public final class LatencyModel {
    *     token): the fit works in this unit, so that its priors mean the same at either scale
    */
   public LatencyModel(double forgetting, double unitSeconds) {
+    this(forgetting, unitSeconds, false);
+  }
+
+  private LatencyModel(double forgetting, double unitSeconds, boolean ratio) {
     if (!(forgetting > 0.9 && forgetting <= 1.0)) {
       throw new IllegalArgumentException("forgetting: " + forgetting + " (expected in (0.9, 1])");
     }
@@ -46,15 +51,23 @@ public final class LatencyModel {
     }
     this.forgetting = forgetting;
     this.unit = unitSeconds;
+    this.ratio = ratio;
   }
 
-  /** A model of time per output token: forgetting 0.99, in units of 10 ms. */
+  /**
+   * A model of time per output token: {@code tpot ≈ b · analytic} per endpoint, {@code log b} a
+   * running mean that forgets at 0.99 (see {@link RatioFit}), in units of 10 ms.
+   */
   public static LatencyModel forTpot() {
-    return new LatencyModel(0.99, 0.01);
+    return new LatencyModel(0.99, 0.01, true);
   }
 
   public LatencyModel() {
     this(0.99);
+  }
+
+  private Fit newFit() {
+    return ratio ? new RatioFit() : new LinearFit();
   }
 
   /** Predicted TTFT in seconds on {@code endpoint}, given the analytic estimate for it. */
@@ -71,7 +84,7 @@ public final class LatencyModel {
     if (!(analyticSeconds >= 0) || !(observedSeconds >= 0) || Double.isInfinite(observedSeconds)) {
       return;
     }
-    fits.computeIfAbsent(endpoint, e -> new Fit())
+    fits.computeIfAbsent(endpoint, e -> newFit())
         .update(analyticSeconds / unit, observedSeconds / unit, forgetting);
   }
 
@@ -83,7 +96,7 @@ public final class LatencyModel {
     if (!(predictedSeconds >= 0) || !(observedSeconds >= 0) || Double.isInfinite(observedSeconds)) {
       return;
     }
-    fits.computeIfAbsent(endpoint, e -> new Fit()).recordError(predictedSeconds, observedSeconds);
+    fits.computeIfAbsent(endpoint, e -> newFit()).recordError(predictedSeconds, observedSeconds);
   }
 
   /** Mean absolute percentage error of recent predictions on {@code endpoint}, or NaN. */

@@ -56,22 +56,36 @@ class LatencyModelTest {
 
   @Test
   void aTimePerOutputTokenModelConvergesAndAdaptsAtItsOwnScale() {
-    // TPOT is milliseconds: an endpoint 1.8x slower than its profile plus 2 ms per token
+    // TPOT is milliseconds: an endpoint 1.8x slower than its profile, with 10% noise
     LatencyModel m = LatencyModel.forTpot();
     SplittableRandom rnd = new SplittableRandom(3);
     for (int i = 0; i < 2_000; i++) {
       double x = rnd.nextDouble(0.006, 0.06);
-      m.observe("pod", x, 0.002 + 1.8 * x + rnd.nextGaussian() * 0.0005);
+      m.observe("pod", x, 1.8 * x * (1 + rnd.nextGaussian() * 0.1));
     }
     assertThat(m.coefficients("pod")[1]).isCloseTo(1.8, within(0.05));
-    assertThat(m.coefficients("pod")[0]).isCloseTo(0.002, within(0.001));
-    assertThat(m.predict("pod", 0.02)).isCloseTo(0.038, within(0.002));
-    assertThat(m.mape("pod")).isLessThan(0.05);
+    assertThat(m.predict("pod", 0.02)).isCloseTo(0.036, within(0.001));
+    assertThat(m.mape("pod")).isLessThan(0.15);
     for (int i = 0; i < 500; i++) {
       double x = rnd.nextDouble(0.006, 0.06);
-      m.observe("pod", x, 3 * (0.002 + 1.8 * x)); // the pod became three times slower
+      m.observe("pod", x, 3 * 1.8 * x); // the pod became three times slower
     }
-    assertThat(m.predict("pod", 0.02)).isCloseTo(0.114, within(0.006));
+    assertThat(m.predict("pod", 0.02)).isCloseTo(0.108, within(0.004));
+  }
+
+  @Test
+  void aTimePerOutputTokenModelIsNotThrownByStalledRequests() {
+    // one request in 50 stalls behind a long prefill or a preemption: 1,000x its usual TPOT
+    LatencyModel m = LatencyModel.forTpot();
+    SplittableRandom rnd = new SplittableRandom(4);
+    for (int i = 0; i < 5_000; i++) {
+      double x = rnd.nextDouble(0.006, 0.06);
+      double y = i % 50 == 49 ? 1000 * x : x;
+      m.observe("pod", x, y);
+      assertThat(m.predict("pod", 0.02)).isBetween(0.0, 0.02 * 50);
+    }
+    // the outliers move it by a bounded step each, and it settles near the typical request
+    assertThat(m.predict("pod", 0.02)).isBetween(0.02, 0.04);
   }
 
   @Test
