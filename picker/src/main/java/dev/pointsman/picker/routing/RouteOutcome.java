@@ -18,10 +18,6 @@ public sealed interface RouteOutcome {
    */
   record Routed(Decision.Picked picked, String pool, String model, boolean streamed)
       implements RouteOutcome {
-    public Routed(Decision.Picked picked, String pool, String model) {
-      this(picked, pool, model, true);
-    }
-
     public Routed {
       Objects.requireNonNull(picked, "picked");
       Objects.requireNonNull(pool, "pool");

@@ -26,4 +26,18 @@ public record Candidate(EndpointState state, InFlightTracker.Load load, SpeedPro
   public int running() {
     return state.metrics().runningRequests();
   }
+
+  /** Context tokens assumed per running sequence when the KV-cache capacity is unknown. */
+  static final int TYPICAL_CONTEXT_TOKENS = 512;
+
+  /**
+   * Tokens of KV cache the running batch holds, as last scraped (use × capacity), or the running
+   * requests at a typical context when the capacity is unknown.
+   */
+  public double contextTokens() {
+    EndpointMetrics m = state.metrics();
+    return m.kvCapacityTokens() > 0
+        ? m.kvUsageOrZero() * m.kvCapacityTokens()
+        : (double) running() * TYPICAL_CONTEXT_TOKENS;
+  }
 }

@@ -49,25 +49,6 @@ public final class CycleState {
     this(nowNanos, promptBlocks, latencyModel, adapters, meanQueuedTokens, null, null, null);
   }
 
-  public CycleState(
-      long nowNanos,
-      long[] promptBlocks,
-      LatencyModel latencyModel,
-      AdapterHistory adapters,
-      double meanQueuedTokens,
-      InFlightTracker inFlight,
-      AdapterLoadModel adapterLoads) {
-    this(
-        nowNanos,
-        promptBlocks,
-        latencyModel,
-        adapters,
-        meanQueuedTokens,
-        inFlight,
-        adapterLoads,
-        null);
-  }
-
   /**
    * @param inFlight the picker's own accounting (live adapters, loads in progress), or null
    * @param adapterLoads learned adapter-load prices, or null to use the configured priors
@@ -141,11 +122,6 @@ public final class CycleState {
     LoraState value = compute.get();
     loraStates.put(address, value);
     return value;
-  }
-
-  /** The LoRA state computed for {@code address} in this decision, or null if none was. */
-  public LoraState knownLoraState(String address) {
-    return loraStates == null ? null : loraStates.get(address);
   }
 
   /** Observed mean uncached prompt tokens per queued request, or NaN while unknown. */

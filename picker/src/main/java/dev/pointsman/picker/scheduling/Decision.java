@@ -64,9 +64,6 @@ public sealed interface Decision {
       int loadsAhead,
       double analyticTpotSeconds,
       double predictedTpotSeconds) {
-    public static final Prediction NONE =
-        new Prediction(Double.NaN, Double.NaN, 0, LoraState.NONE, 0, Double.NaN, Double.NaN);
-
     /** The whole predicted TTFT, or NaN. */
     public double predictedSeconds() {
       return baseSeconds + adapterSeconds;

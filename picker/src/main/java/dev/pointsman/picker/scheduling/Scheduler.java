@@ -221,18 +221,12 @@ public final class Scheduler {
   /** Output tokens assumed when a request does not cap them (about a chat answer's mean). */
   static final int TYPICAL_OUTPUT_TOKENS = 200;
 
-  /** Context tokens assumed per running sequence when the KV capacity is unknown. */
-  static final int TYPICAL_CONTEXT_TOKENS = 512;
-
   /** The analytic time per output token {@code request} would see on {@code c}. */
   public static double analyticTpot(
       Candidate c, SchedulingRequest request, double meanQueuedTokens) {
     EndpointMetrics m = c.metrics();
     int batch = c.running() + c.load().pendingRequests() + 1;
-    double context =
-        m.kvCapacityTokens() > 0
-            ? m.kvUsageOrZero() * m.kvCapacityTokens() + request.promptTokens()
-            : (double) batch * TYPICAL_CONTEXT_TOKENS;
+    double context = c.contextTokens() + request.promptTokens();
     double perWaiting = Double.isNaN(meanQueuedTokens) ? 256 : meanQueuedTokens;
     double queued =
         Math.max(

@@ -79,7 +79,7 @@ public final class Fixtures {
       latency.observe(c.address(), r.nextDouble(0, 2), r.nextDouble(0, 3));
     }
     double meanQueued = r.nextBoolean() ? Double.NaN : r.nextDouble(0, 2000);
-    CycleState s = new CycleState(0L, blocks, latency, history, meanQueued, inFlight, loads);
+    CycleState s = new CycleState(0L, blocks, latency, history, meanQueued, inFlight, loads, null);
     s.prefixMatches(matches);
     return s;
   }

@@ -30,18 +30,16 @@ public final class LatencyModel {
    *     observations
    */
   public LatencyModel(double forgetting) {
-    this(forgetting, 1.0);
+    this(forgetting, 1.0, false);
   }
 
   /**
-   * @param forgetting RLS forgetting factor in (0.9, 1]
+   * @param forgetting forgetting factor in (0.9, 1]
    * @param unitSeconds the scale of the modelled times (1 s for TTFT, 0.01 s for time per output
    *     token): the fit works in this unit, so that its priors mean the same at either scale
+   * @param ratio fit {@code b·x} as a bounded log-ratio ({@link RatioFit}) instead of {@code a +
+   *     b·x}
    */
-  public LatencyModel(double forgetting, double unitSeconds) {
-    this(forgetting, unitSeconds, false);
-  }
-
   private LatencyModel(double forgetting, double unitSeconds, boolean ratio) {
     if (!(forgetting > 0.9 && forgetting <= 1.0)) {
       throw new IllegalArgumentException("forgetting: " + forgetting + " (expected in (0.9, 1])");

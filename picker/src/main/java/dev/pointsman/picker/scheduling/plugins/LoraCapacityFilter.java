@@ -4,7 +4,6 @@ import dev.pointsman.picker.scheduling.Candidate;
 import dev.pointsman.picker.scheduling.CycleState;
 import dev.pointsman.picker.scheduling.Filter;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -28,12 +27,7 @@ public final class LoraCapacityFilter implements Filter {
     if (request.adapter() == null) {
       return candidates;
     }
-    List<Candidate> fit = new ArrayList<>(candidates.size());
-    for (Candidate c : candidates) {
-      if (!LoraAffinityScorer.state(c, request.adapter(), context).waitsForSlot()) {
-        fit.add(c);
-      }
-    }
-    return fit.isEmpty() ? candidates : fit;
+    return Filter.keepIfAny(
+        candidates, c -> !LoraAffinityScorer.state(c, request.adapter(), context).waitsForSlot());
   }
 }

@@ -2,7 +2,6 @@ package dev.pointsman.picker.scheduling.plugins;
 
 import dev.pointsman.picker.scheduling.Candidate;
 import dev.pointsman.picker.scheduling.CycleState;
-import dev.pointsman.picker.scheduling.EndpointMetrics;
 import dev.pointsman.picker.scheduling.LoraState;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
 import dev.pointsman.picker.scheduling.Scorer;
@@ -192,21 +191,10 @@ public final class PredictedLatencyScorer implements Scorer {
     double steps = Math.ceil(work / perStepTokens);
     // a step reads the weights and the running batch's KV cache at least: with a large batch of
     // long contexts that, not the prompt's compute, sets the pace
-    double memorySeconds = p.decodeStepSeconds() + p.kvSecondsPerToken() * contextTokens(c);
+    double memorySeconds = p.decodeStepSeconds() + p.kvSecondsPerToken() * c.contextTokens();
     double stepSeconds =
         Math.max(
             memorySeconds, (Math.min(work, perStepTokens) + running) / p.prefillTokensPerSecond());
     return steps * stepSeconds;
-  }
-
-  /** Context tokens assumed per running sequence when the KV-cache capacity is unknown. */
-  static final int TYPICAL_CONTEXT_TOKENS = 512;
-
-  /** Tokens of KV cache the running batch holds on {@code c}, as last scraped. */
-  static double contextTokens(Candidate c) {
-    EndpointMetrics m = c.metrics();
-    return m.kvCapacityTokens() > 0
-        ? m.kvUsageOrZero() * m.kvCapacityTokens()
-        : (double) c.running() * TYPICAL_CONTEXT_TOKENS;
   }
 }

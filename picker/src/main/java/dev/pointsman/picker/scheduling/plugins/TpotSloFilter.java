@@ -4,7 +4,6 @@ import dev.pointsman.picker.scheduling.Candidate;
 import dev.pointsman.picker.scheduling.CycleState;
 import dev.pointsman.picker.scheduling.Filter;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -27,12 +26,7 @@ public final class TpotSloFilter implements Filter {
     if (!request.hasTpotSlo()) {
       return candidates;
     }
-    List<Candidate> meet = new ArrayList<>(candidates.size());
-    for (Candidate c : candidates) {
-      if (context.predictTpotSeconds(c, request) <= request.tpotSloSeconds()) {
-        meet.add(c);
-      }
-    }
-    return meet.isEmpty() ? candidates : meet;
+    return Filter.keepIfAny(
+        candidates, c -> context.predictTpotSeconds(c, request) <= request.tpotSloSeconds());
   }
 }
