@@ -14,6 +14,8 @@ import java.time.Duration;
  * @param failureThreshold consecutive failures that make an endpoint unavailable
  * @param staleAfterMillis metrics older than this are reported stale
  * @param unavailableAfterMillis an endpoint without a good scrape for this long is unavailable
+ * @param modelsIntervalMillis time between two reads of an endpoint's model listing; 0 = off
+ * @param modelsPath the model-listing path
  */
 public record ScrapeSection(
     Integer intervalMillis,
@@ -22,10 +24,12 @@ public record ScrapeSection(
     String path,
     Integer failureThreshold,
     Integer staleAfterMillis,
-    Integer unavailableAfterMillis) {
+    Integer unavailableAfterMillis,
+    Integer modelsIntervalMillis,
+    String modelsPath) {
 
   public static final ScrapeSection DEFAULTS =
-      new ScrapeSection(null, null, null, null, null, null, null);
+      new ScrapeSection(null, null, null, null, null, null, null, null, null);
 
   public ScrapeSection {
     ScraperConfig s = ScraperConfig.DEFAULT;
@@ -41,12 +45,16 @@ public record ScrapeSection(
         unavailableAfterMillis == null
             ? (int) d.unavailableAfter().toMillis()
             : unavailableAfterMillis;
-    scraper(intervalMillis, timeoutMillis, maxConcurrent, path);
+    modelsIntervalMillis =
+        modelsIntervalMillis == null ? (int) s.modelsInterval().toMillis() : modelsIntervalMillis;
+    modelsPath = modelsPath == null ? s.modelsPath() : modelsPath;
+    scraper(intervalMillis, timeoutMillis, maxConcurrent, path, modelsIntervalMillis, modelsPath);
     datastore(failureThreshold, staleAfterMillis, unavailableAfterMillis);
   }
 
   public ScraperConfig scraper() {
-    return scraper(intervalMillis, timeoutMillis, maxConcurrent, path);
+    return scraper(
+        intervalMillis, timeoutMillis, maxConcurrent, path, modelsIntervalMillis, modelsPath);
   }
 
   public DatastoreConfig datastore() {
@@ -54,9 +62,19 @@ public record ScrapeSection(
   }
 
   private static ScraperConfig scraper(
-      int intervalMillis, int timeoutMillis, int maxConcurrent, String path) {
+      int intervalMillis,
+      int timeoutMillis,
+      int maxConcurrent,
+      String path,
+      int modelsIntervalMillis,
+      String modelsPath) {
     return new ScraperConfig(
-        Duration.ofMillis(intervalMillis), Duration.ofMillis(timeoutMillis), maxConcurrent, path);
+        Duration.ofMillis(intervalMillis),
+        Duration.ofMillis(timeoutMillis),
+        maxConcurrent,
+        path,
+        Duration.ofMillis(modelsIntervalMillis),
+        modelsPath);
   }
 
   private static DatastoreConfig datastore(

@@ -15,6 +15,8 @@ import java.util.Set;
  * @param maxLoras LoRA adapter GPU slots, or -1 when the engine does not say
  * @param prefixCacheHitRate fraction of prompt tokens served from the prefix cache, or NaN
  * @param scrapedAtNanos the scrape time on the picker's monotonic clock
+ * @param listedAdapters the adapters the endpoint's {@code /v1/models} lists, read on its own,
+ *     slower schedule and carried with each scrape; {@link AdapterListing#UNKNOWN} when not read
  */
 public record EndpointMetrics(
     int waitingRequests,
@@ -25,11 +27,36 @@ public record EndpointMetrics(
     Set<String> waitingAdapters,
     int maxLoras,
     double prefixCacheHitRate,
-    long scrapedAtNanos) {
+    long scrapedAtNanos,
+    AdapterListing listedAdapters) {
 
   /** Metrics of an endpoint that has not been scraped yet: treated as idle. */
   public static final EndpointMetrics UNKNOWN =
       new EndpointMetrics(0, 0, 0.0, -1, Set.of(), Set.of(), -1, Double.NaN, Long.MIN_VALUE);
+
+  /** Metrics without an adapter listing. */
+  public EndpointMetrics(
+      int waitingRequests,
+      int runningRequests,
+      double kvCacheUsage,
+      long kvCapacityTokens,
+      Set<String> runningAdapters,
+      Set<String> waitingAdapters,
+      int maxLoras,
+      double prefixCacheHitRate,
+      long scrapedAtNanos) {
+    this(
+        waitingRequests,
+        runningRequests,
+        kvCacheUsage,
+        kvCapacityTokens,
+        runningAdapters,
+        waitingAdapters,
+        maxLoras,
+        prefixCacheHitRate,
+        scrapedAtNanos,
+        AdapterListing.UNKNOWN);
+  }
 
   public EndpointMetrics {
     if (waitingRequests < 0) {
@@ -42,6 +69,22 @@ public record EndpointMetrics(
     }
     runningAdapters = runningAdapters == null ? Set.of() : Set.copyOf(runningAdapters);
     waitingAdapters = waitingAdapters == null ? Set.of() : Set.copyOf(waitingAdapters);
+    listedAdapters = listedAdapters == null ? AdapterListing.UNKNOWN : listedAdapters;
+  }
+
+  /** These metrics with {@code listing} as the adapter listing. */
+  public EndpointMetrics withListing(AdapterListing listing) {
+    return new EndpointMetrics(
+        waitingRequests,
+        runningRequests,
+        kvCacheUsage,
+        kvCapacityTokens,
+        runningAdapters,
+        waitingAdapters,
+        maxLoras,
+        prefixCacheHitRate,
+        scrapedAtNanos,
+        listing);
   }
 
   /** KV usage clamped to [0,1], with unknown as 0. */

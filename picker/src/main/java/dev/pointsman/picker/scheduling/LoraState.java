@@ -4,7 +4,8 @@ package dev.pointsman.picker.scheduling;
  * Where a LoRA request's adapter stands on one endpoint, as far as the picker can tell. vLLM's
  * metric lists only adapters with running or waiting requests, so residency is inferred from the
  * picker's own routing: the adapters it recently sent an endpoint, the ones it has requests live
- * for there, and the loads it has triggered and not yet seen finish.
+ * for there, and the loads it has triggered and not yet seen finish. Which adapters an endpoint can
+ * serve at all comes from its {@code /v1/models} listing ({@link AdapterListing}).
  */
 public enum LoraState {
   /** A base-model request: no adapter needed. */
@@ -27,7 +28,12 @@ public enum LoraState {
   /** The engine reports requests waiting for it while every other slot holds live requests. */
   WAITING(0.6),
   /** Not resident, and every slot holds an adapter with live requests: it must wait for one. */
-  BLOCKED(0.0);
+  BLOCKED(0.0),
+  /**
+   * The endpoint's {@code /v1/models} does not list the adapter and reports no requests for it: the
+   * server would refuse the request (404) unless it resolves adapters on demand, as a cold load.
+   */
+  UNLISTED(0.0);
 
   private final double affinity;
 

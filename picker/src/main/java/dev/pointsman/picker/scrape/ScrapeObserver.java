@@ -28,4 +28,10 @@ public interface ScrapeObserver {
    * {@code concurrency} (the global limit is reached).
    */
   default void skipped(String reason) {}
+
+  /**
+   * A read of an endpoint's model listing ended: {@code ok}, or a failure reason as in {@link
+   * ScrapeListener#onFailure} ({@code parse} for a body that is not an OpenAI model list).
+   */
+  default void listed(Engine engine, String result) {}
 }

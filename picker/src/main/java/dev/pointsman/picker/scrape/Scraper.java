@@ -16,6 +16,8 @@ import java.util.stream.Collectors;
 
 /**
  * Scrapes each target's {@code /metrics} every interval and reports to a {@link ScrapeListener}.
+ * Each target's model listing ({@code /v1/models}: the LoRA adapters registered there) is read on a
+ * slower schedule and reported with its scrapes.
  *
  * <p>Each endpoint has a stable phase within the interval (from its address), so scrapes of a fleet
  * spread over the interval instead of bursting together. A global semaphore bounds scrapes in
@@ -105,6 +107,12 @@ public final class Scraper implements AutoCloseable {
   CompletableFuture<Void> scrapeNow(String address) {
     TargetTask task = tasks.get(address);
     return task == null ? CompletableFuture.completedFuture(null) : task.tick();
+  }
+
+  /** Reads one target's model listing now; completes when the result was handled. */
+  CompletableFuture<Void> listNow(String address) {
+    TargetTask task = tasks.get(address);
+    return task == null ? CompletableFuture.completedFuture(null) : task.list();
   }
 
   /** Stops every schedule and cancels scrapes in flight; nothing is reported afterwards. */

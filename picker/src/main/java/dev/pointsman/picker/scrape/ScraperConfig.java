@@ -11,8 +11,22 @@ import java.util.Objects;
  *     hung endpoint is reported as failing within a bounded number of ticks
  * @param maxConcurrent scrapes in flight across all endpoints
  * @param path the metrics path, starting with {@code /}
+ * @param modelsInterval time between two reads of an endpoint's model listing (the LoRA adapters
+ *     registered there); zero turns them off. Rounded up to whole scrape intervals.
+ * @param modelsPath the model-listing path, starting with {@code /}
  */
-public record ScraperConfig(Duration interval, Duration timeout, int maxConcurrent, String path) {
+public record ScraperConfig(
+    Duration interval,
+    Duration timeout,
+    int maxConcurrent,
+    String path,
+    Duration modelsInterval,
+    String modelsPath) {
+
+  /** Every 2 s: an adapter registered or removed is seen within about that. */
+  public static final Duration DEFAULT_MODELS_INTERVAL = Duration.ofSeconds(2);
+
+  public static final String DEFAULT_MODELS_PATH = "/v1/models";
 
   /** The largest allowed timeout, in intervals. */
   public static final int MAX_TIMEOUT_INTERVALS = 20;
@@ -24,10 +38,17 @@ public record ScraperConfig(Duration interval, Duration timeout, int maxConcurre
   public static final ScraperConfig DEFAULT =
       new ScraperConfig(Duration.ofMillis(50), Duration.ofMillis(500), 64, "/metrics");
 
+  /** Settings with the default model listing ({@code /v1/models} every 2 s). */
+  public ScraperConfig(Duration interval, Duration timeout, int maxConcurrent, String path) {
+    this(interval, timeout, maxConcurrent, path, DEFAULT_MODELS_INTERVAL, DEFAULT_MODELS_PATH);
+  }
+
   public ScraperConfig {
     Objects.requireNonNull(interval, "interval");
     Objects.requireNonNull(timeout, "timeout");
     Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(modelsInterval, "modelsInterval");
+    Objects.requireNonNull(modelsPath, "modelsPath");
     if (interval.compareTo(Duration.ofMillis(1)) < 0) {
       throw new IllegalArgumentException("scrape.interval: " + interval + " (expected >= 1ms)");
     }
@@ -47,21 +68,43 @@ public record ScraperConfig(Duration interval, Duration timeout, int maxConcurre
       throw new IllegalArgumentException(
           "scrape.maxConcurrent: " + maxConcurrent + " (expected >= 1)");
     }
-    if (!path.startsWith("/") || path.chars().anyMatch(c -> c <= ' ')) {
+    checkPath("scrape.path", path, "/metrics");
+    checkPath("scrape.modelsPath", modelsPath, "/v1/models");
+    if (modelsInterval.isNegative()) {
       throw new IllegalArgumentException(
-          "scrape.path: '" + path + "' (expected an absolute path such as /metrics)");
+          "scrape.modelsInterval: " + modelsInterval + " (expected >= 0; 0 turns it off)");
     }
   }
 
+  private static void checkPath(String name, String path, String example) {
+    if (!path.startsWith("/") || path.chars().anyMatch(c -> c <= ' ')) {
+      throw new IllegalArgumentException(
+          name + ": '" + path + "' (expected an absolute path such as " + example + ")");
+    }
+  }
+
+  /** Metrics scrapes per model listing (0 when listings are off). */
+  long ticksPerListing() {
+    if (modelsInterval.isZero()) {
+      return 0;
+    }
+    long i = interval.toNanos();
+    return Math.max(1, (modelsInterval.toNanos() + i - 1) / i);
+  }
+
   public ScraperConfig withInterval(Duration newInterval) {
-    return new ScraperConfig(newInterval, timeout, maxConcurrent, path);
+    return new ScraperConfig(newInterval, timeout, maxConcurrent, path, modelsInterval, modelsPath);
   }
 
   public ScraperConfig withTimeout(Duration newTimeout) {
-    return new ScraperConfig(interval, newTimeout, maxConcurrent, path);
+    return new ScraperConfig(interval, newTimeout, maxConcurrent, path, modelsInterval, modelsPath);
+  }
+
+  public ScraperConfig withModelsInterval(Duration newModelsInterval) {
+    return new ScraperConfig(interval, timeout, maxConcurrent, path, newModelsInterval, modelsPath);
   }
 
   public ScraperConfig withMaxConcurrent(int newMaxConcurrent) {
-    return new ScraperConfig(interval, timeout, newMaxConcurrent, path);
+    return new ScraperConfig(interval, timeout, newMaxConcurrent, path, modelsInterval, modelsPath);
   }
 }

@@ -1,5 +1,7 @@
 package dev.pointsman.picker.scrape;
 
+import dev.pointsman.body.model.DiscoveredModels;
+import dev.pointsman.picker.scheduling.AdapterListing;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -8,6 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,6 +19,11 @@ import org.slf4j.LoggerFactory;
  * The periodic scrape of one target. At most one scrape of a target is in flight: a tick that finds
  * the previous one running is skipped, so a slow endpoint never piles up requests. Results of a
  * stopped task are dropped.
+ *
+ * <p>Every {@link ScraperConfig#ticksPerListing()} ticks it also reads the target's model listing
+ * (at most one read in flight), and each scrape reported carries the last listing read. A listing
+ * not refreshed for {@link #LISTING_LIFETIME_READS} read intervals is reported as unknown, so an
+ * endpoint that stops answering it is no longer held to what it once listed.
  */
 final class TargetTask {
 
@@ -30,6 +39,18 @@ final class TargetTask {
   private volatile ScheduledFuture<?> schedule;
   private volatile CompletableFuture<?> call;
 
+  /** Read intervals a listing stays valid without a successful re-read. */
+  static final int LISTING_LIFETIME_READS = 3;
+
+  private final HttpRequest listingRequest;
+  private final long ticksPerListing;
+  private final long listingLifetimeNanos;
+  private final AtomicLong ticks = new AtomicLong();
+  private final AtomicBoolean listingInFlight = new AtomicBoolean();
+  private volatile CompletableFuture<?> listingCall;
+  private volatile AdapterListing listing = AdapterListing.UNKNOWN;
+  private volatile long listedAtNanos;
+
   TargetTask(ScrapeTarget target, ScrapeContext ctx) {
     this.target = target;
     this.ctx = ctx;
@@ -41,6 +62,20 @@ final class TargetTask {
             .header("Accept", "text/plain;version=0.0.4")
             .GET()
             .build();
+    ScraperConfig config = ctx.config();
+    this.ticksPerListing = config.ticksPerListing();
+    this.listingRequest =
+        ticksPerListing == 0
+            ? null
+            : HttpRequest.newBuilder(URI.create("http://" + target.address() + config.modelsPath()))
+                .version(HttpClient.Version.HTTP_1_1)
+                .timeout(config.timeout())
+                .header("Accept", "application/json")
+                .GET()
+                .build();
+    this.listingLifetimeNanos =
+        LISTING_LIFETIME_READS * ticksPerListing * config.interval().toNanos()
+            + config.timeout().toNanos();
   }
 
   ScrapeTarget target() {
@@ -64,6 +99,10 @@ final class TargetTask {
     if (c != null) {
       c.cancel(true);
     }
+    CompletableFuture<?> l = listingCall;
+    if (l != null) {
+      l.cancel(true);
+    }
   }
 
   private void tickQuietly() {
@@ -80,6 +119,9 @@ final class TargetTask {
     if (stopped) {
       return DONE;
     }
+    if (ticksPerListing > 0 && ticks.getAndIncrement() % ticksPerListing == 0) {
+      list();
+    }
     if (!inFlight.compareAndSet(false, true)) {
       ctx.observer().skipped("in_flight");
       return DONE;
@@ -89,23 +131,37 @@ final class TargetTask {
       ctx.observer().skipped("concurrency");
       return DONE;
     }
+    return send(request, c -> call = c, this::finish);
+  }
+
+  /** Handles a finished call: its response or error, and when it started. */
+  private interface Outcome {
+    void handle(HttpResponse<byte[]> response, Throwable error, long startNanos);
+  }
+
+  /**
+   * Sends {@code req}, cancelled once the timeout passes; {@code track} holds the call so that
+   * {@link #stop()} can cancel it. The future completes after {@code outcome} ran.
+   */
+  private CompletableFuture<Void> send(
+      HttpRequest req, Consumer<CompletableFuture<?>> track, Outcome outcome) {
     long start = ctx.nanoTime().getAsLong();
     CompletableFuture<Void> handled = new CompletableFuture<>();
     try {
       CompletableFuture<HttpResponse<byte[]>> c =
-          ctx.client().sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
-      call = c;
+          ctx.client().sendAsync(req, HttpResponse.BodyHandlers.ofByteArray());
+      track.accept(c);
       long timeout = ctx.config().timeout().toNanos();
       ScheduledFuture<?> guard =
           ctx.executor().schedule(() -> c.cancel(true), timeout, TimeUnit.NANOSECONDS);
       c.whenComplete(
           (response, error) -> {
             guard.cancel(false);
-            finish(response, error, start);
+            outcome.handle(response, error, start);
             handled.complete(null);
           });
     } catch (RuntimeException e) {
-      finish(null, e, start);
+      outcome.handle(null, e, start);
       handled.complete(null);
     }
     return handled;
@@ -137,9 +193,56 @@ final class TargetTask {
         fail("parse", start);
         return;
       }
-      ctx.listener().onSuccess(target.address(), mapping.metrics());
+      ctx.listener().onSuccess(target.address(), mapping.metrics().withListing(listing(start)));
       long duration = ctx.nanoTime().getAsLong() - start;
       ctx.observer().scraped(target.engine(), duration, parsed.skippedLines(), mapping.missing());
+    }
+  }
+
+  /** The listing to report with a scrape started at {@code now}. */
+  private AdapterListing listing(long now) {
+    AdapterListing l = listing;
+    return l.known() && now - listedAtNanos > listingLifetimeNanos ? AdapterListing.UNKNOWN : l;
+  }
+
+  /**
+   * Reads the model listing unless listings are off or one is in flight; the future completes when
+   * the result was handled.
+   */
+  CompletableFuture<Void> list() {
+    if (stopped || listingRequest == null || !listingInFlight.compareAndSet(false, true)) {
+      return DONE;
+    }
+    return send(listingRequest, c -> listingCall = c, this::listed);
+  }
+
+  private void listed(HttpResponse<byte[]> response, Throwable error, long start) {
+    try {
+      if (stopped) {
+        return;
+      }
+      String result;
+      if (error != null) {
+        result = Failures.reason(error);
+      } else if (response.statusCode() != 200) {
+        result = "http_" + response.statusCode();
+      } else {
+        result = "ok";
+        try {
+          AdapterListing read =
+              AdapterListing.of(DiscoveredModels.fromModelsList(response.body()).adapters());
+          listedAtNanos = start; // before the listing: a reader that sees it sees its time
+          listing = read;
+        } catch (IllegalArgumentException e) {
+          result = "parse";
+        }
+      }
+      ctx.observer().listed(target.engine(), result);
+    } catch (RuntimeException e) {
+      log.warn("model listing handling failed for {}", target.address(), e);
+    } finally {
+      listingCall = null;
+      listingInFlight.set(false);
     }
   }
 

@@ -48,6 +48,16 @@ public final class ScrapeMetrics implements ScrapeObserver {
         .increment();
   }
 
+  @Override
+  public void listed(Engine engine, String result) {
+    Counter.builder("pointsman.models.listings")
+        .description("Reads of model servers' model listings (registered LoRA adapters), by result")
+        .tag("engine", engine.configName())
+        .tag("result", result)
+        .register(registry)
+        .increment();
+  }
+
   private Timer timer(Engine engine, String result) {
     return Timer.builder("pointsman.scrape.duration")
         .tag("engine", engine.configName())

@@ -32,6 +32,67 @@ class ResidencyAndPrefillTest {
     return new SchedulingRequest("r" + n, adapter, adapter, "", 200, -1, false, null);
   }
 
+  private static EndpointState listing(String address, String... adapters) {
+    EndpointState idle = idle(address, 4);
+    return new EndpointState(
+        idle.endpoint(), idle.metrics().withListing(AdapterListing.of(Set.of(adapters))), true);
+  }
+
+  @Test
+  void anAdapterGoesOnlyWhereTheModelListingHasItEvenWhenThatEndpointIsBusier() {
+    // endpoint 1 has "sql" registered but is busy; 2 and 3 are idle and list other adapters
+    PoolSnapshot pool =
+        new PoolSnapshot(
+            "p",
+            List.of(
+                listing("10.0.0.1:8000", "sql", "chat"),
+                listing("10.0.0.2:8000", "chat"),
+                listing("10.0.0.3:8000")));
+    inFlight.assign("10.0.0.1:8000", 8_000, 8_000);
+    for (int i = 0; i < 10; i++) {
+      Decision.Picked d =
+          (Decision.Picked)
+              scheduler.schedule(lora("sql", i), pool, policy, new SplittableRandom(i));
+      assertThat(d.address()).isEqualTo("10.0.0.1:8000");
+      d.ticket().release();
+    }
+    // a base-model request is not held to the listing
+    Decision.Picked base =
+        (Decision.Picked)
+            scheduler.schedule(
+                new SchedulingRequest("b", "m", null, "", 200, -1, false, null),
+                pool,
+                policy,
+                new SplittableRandom(3));
+    assertThat(base.address()).isNotEqualTo("10.0.0.1:8000");
+  }
+
+  @Test
+  void anAdapterNoEndpointListsIsStillRoutedAndAnUnknownListingAllowsEverything() {
+    // no listing has "new": the engines may resolve it on demand, so every endpoint stays
+    PoolSnapshot unlisted =
+        new PoolSnapshot(
+            "p", List.of(listing("10.0.0.1:8000", "chat"), listing("10.0.0.2:8000", "chat")));
+    Set<String> picked = new java.util.HashSet<>();
+    for (int i = 0; i < 20; i++) {
+      Decision d =
+          scheduler.schedule(lora("new-" + i, i), unlisted, policy, new SplittableRandom(i));
+      assertThat(d).isInstanceOf(Decision.Picked.class);
+      picked.add(((Decision.Picked) d).address());
+      ((Decision.Picked) d).ticket().release();
+    }
+    assertThat(picked).containsExactlyInAnyOrder("10.0.0.1:8000", "10.0.0.2:8000");
+
+    // an endpoint that has not been listed yet is not excluded by the others' listings
+    PoolSnapshot mixed =
+        new PoolSnapshot("p", List.of(listing("10.0.0.3:8000", "chat"), idle("10.0.0.4:8000", 4)));
+    Decision.Picked d =
+        (Decision.Picked)
+            scheduler.schedule(lora("sql", 99), mixed, policy, new SplittableRandom(99));
+    assertThat(d.address()).isEqualTo("10.0.0.4:8000");
+    assertThat(d.prediction().lora()).isEqualTo(LoraState.COLD_LOAD);
+  }
+
   @Test
   void anAdapterSentToAnEndpointIsTreatedAsResidentThereAfterwards() {
     PoolSnapshot pool =

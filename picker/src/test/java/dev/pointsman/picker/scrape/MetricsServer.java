@@ -14,7 +14,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A loopback {@code /metrics} server whose answer a test can change: body, status, stall. */
+/**
+ * A loopback {@code /metrics} server whose answer a test can change: body, status, stall; and a
+ * {@code /v1/models} listing (404 until {@link #listing} sets one).
+ */
 final class MetricsServer implements AutoCloseable {
 
   private final HttpServer server;
@@ -25,6 +28,9 @@ final class MetricsServer implements AutoCloseable {
   private volatile String body = "";
   private volatile int status = 200;
   private volatile CountDownLatch stall = new CountDownLatch(0);
+  private final AtomicInteger listings = new AtomicInteger();
+  private volatile String listingBody;
+  private volatile int listingStatus = 404;
 
   MetricsServer() {
     try {
@@ -34,6 +40,7 @@ final class MetricsServer implements AutoCloseable {
     }
     server.setExecutor(threads);
     server.createContext("/metrics", this::handle);
+    server.createContext("/v1/models", this::handleListing);
     server.start();
   }
 
@@ -60,6 +67,27 @@ final class MetricsServer implements AutoCloseable {
 
   void release() {
     stall.countDown();
+  }
+
+  /** Serves {@code body} on {@code /v1/models} with {@code status}. */
+  MetricsServer listing(int status, String body) {
+    listingStatus = status;
+    listingBody = body;
+    return this;
+  }
+
+  /** An OpenAI model list: base model {@code m} and {@code adapters} on top of it. */
+  static String modelList(String... adapters) {
+    StringBuilder sb = new StringBuilder("{\"object\":\"list\",\"data\":[");
+    sb.append("{\"id\":\"m\",\"object\":\"model\",\"root\":\"m\",\"parent\":null}");
+    for (String a : adapters) {
+      sb.append(",{\"id\":\"").append(a).append("\",\"object\":\"model\",\"parent\":\"m\"}");
+    }
+    return sb.append("]}").toString();
+  }
+
+  int listings() {
+    return listings.get();
   }
 
   int requests() {
@@ -89,6 +117,19 @@ final class MetricsServer implements AutoCloseable {
       // the scraper timed out and closed the connection
     } finally {
       inFlight.decrementAndGet();
+    }
+  }
+
+  private void handleListing(HttpExchange exchange) throws IOException {
+    listings.incrementAndGet();
+    try (exchange) {
+      String b = listingBody;
+      byte[] bytes = (b == null ? "" : b).getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      exchange.sendResponseHeaders(listingStatus, bytes.length == 0 ? -1 : bytes.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(bytes);
+      }
     }
   }
 

@@ -20,6 +20,7 @@ final class Recorder implements ScrapeListener, ScrapeObserver {
   final Map<String, AtomicInteger> skipped = new ConcurrentHashMap<>();
   final Map<String, AtomicInteger> failed = new ConcurrentHashMap<>();
   final AtomicInteger scraped = new AtomicInteger();
+  final Map<String, AtomicInteger> listed = new ConcurrentHashMap<>();
 
   @Override
   public void onSuccess(String address, EndpointMetrics metrics) {
@@ -44,6 +45,16 @@ final class Recorder implements ScrapeListener, ScrapeObserver {
   @Override
   public void skipped(String reason) {
     skipped.computeIfAbsent(reason, r -> new AtomicInteger()).incrementAndGet();
+  }
+
+  @Override
+  public void listed(Engine engine, String result) {
+    listed.computeIfAbsent(result, r -> new AtomicInteger()).incrementAndGet();
+  }
+
+  int listedCount(String result) {
+    AtomicInteger n = listed.get(result);
+    return n == null ? 0 : n.get();
   }
 
   int skipCount(String reason) {

@@ -4,6 +4,7 @@ import static dev.pointsman.picker.scrape.Recorder.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pointsman.picker.scheduling.AdapterListing;
 import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -275,5 +276,109 @@ class ScraperTest {
         .hasMessage("scrape.maxConcurrent: 0 (expected >= 1)");
     assertThatThrownBy(() -> new ScrapeTarget("nohost", Engine.VLLM))
         .hasMessage("scrape address: 'nohost' (expected host:port)");
+    assertThatThrownBy(() -> ScraperConfig.DEFAULT.withModelsInterval(Duration.ofMillis(-1)))
+        .hasMessage("scrape.modelsInterval: PT-0.001S (expected >= 0; 0 turns it off)");
+    assertThatThrownBy(
+            () ->
+                new ScraperConfig(
+                    Duration.ofMillis(50),
+                    Duration.ofMillis(500),
+                    1,
+                    "/metrics",
+                    Duration.ZERO,
+                    "v1"))
+        .hasMessage("scrape.modelsPath: 'v1' (expected an absolute path such as /v1/models)");
+  }
+
+  // --- model listings (/v1/models): the LoRA adapters registered on each endpoint
+
+  @Test
+  void listingIsCarriedWithEachScrape() throws Exception {
+    server.serving(VLLM).listing(200, MetricsServer.modelList("sql-lora", "chat-lora"));
+    manualScraper(config(250, 5000))
+        .setTargets(List.of(new ScrapeTarget(server.address(), Engine.VLLM)));
+
+    // an endpoint's first tick reads its listing too
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS);
+    assertThat(await(() -> recorder.listedCount("ok") == 1)).isTrue();
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS);
+
+    AdapterListing listing = recorder.last().metrics().listedAdapters();
+    assertThat(listing.known()).isTrue();
+    assertThat(listing.adapters()).containsExactlyInAnyOrder("sql-lora", "chat-lora");
+    assertThat(listing.allows("sql-lora")).isTrue();
+    assertThat(listing.allows("other-lora")).isFalse();
+    assertThat(recorder.listedCount("ok")).isEqualTo(1);
+  }
+
+  @Test
+  void listingIsReadEveryModelsIntervalNotEveryTick() throws Exception {
+    server.serving(VLLM).listing(200, MetricsServer.modelList("a"));
+    // 50 ms scrapes, listing every 200 ms: one read per 4 ticks
+    manualScraper(config(50, 500).withModelsInterval(Duration.ofMillis(200)))
+        .setTargets(List.of(new ScrapeTarget(server.address(), Engine.VLLM)));
+
+    for (int i = 0; i < 8; i++) {
+      manual.tickAll();
+      int reads = i / 4 + 1; // ticks 0 and 4 read it
+      assertThat(await(() -> recorder.listedCount("ok") == reads)).isTrue();
+    }
+
+    assertThat(server.listings()).isEqualTo(2);
+  }
+
+  @Test
+  void listingsOffReadNothing() throws Exception {
+    server.serving(VLLM).listing(200, MetricsServer.modelList("a"));
+    manualScraper(config(50, 500).withModelsInterval(Duration.ZERO))
+        .setTargets(List.of(new ScrapeTarget(server.address(), Engine.VLLM)));
+
+    manual.tickAll();
+    assertThat(await(() -> recorder.scraped.get() == 1)).isTrue();
+    scraper.listNow(server.address()).get(10, TimeUnit.SECONDS);
+
+    assertThat(server.listings()).isZero();
+    assertThat(recorder.last().metrics().listedAdapters()).isEqualTo(AdapterListing.UNKNOWN);
+  }
+
+  @Test
+  void failedListingIsCountedAndKeepsTheLastGoodOneUntilItExpires() throws Exception {
+    server.serving(VLLM).listing(200, MetricsServer.modelList("a"));
+    manualScraper(config(50, 500).withModelsInterval(Duration.ofMillis(1000)))
+        .setTargets(List.of(new ScrapeTarget(server.address(), Engine.VLLM)));
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS); // tick 0 also lists
+    assertThat(await(() -> recorder.listedCount("ok") == 1)).isTrue();
+
+    server.listing(404, "{\"detail\":\"Not Found\"}");
+    scraper.listNow(server.address()).get(10, TimeUnit.SECONDS);
+    server.listing(200, "<html>not a list</html>");
+    scraper.listNow(server.address()).get(10, TimeUnit.SECONDS);
+    server.listing(200, "{\"object\":\"list\",\"data\":[{\"object\":\"model\"}]}");
+    scraper.listNow(server.address()).get(10, TimeUnit.SECONDS);
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS); // tick 1 of 20: no listing
+
+    assertThat(recorder.listedCount("http_404")).isEqualTo(1);
+    assertThat(recorder.listedCount("parse")).isEqualTo(2);
+    assertThat(recorder.last().metrics().listedAdapters().adapters()).containsExactly("a");
+
+    // three read intervals (3 s) plus the timeout later, the last good listing no longer holds
+    clock.addAndGet(Duration.ofMillis(3_501).toNanos());
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS);
+    assertThat(recorder.last().metrics().listedAdapters()).isEqualTo(AdapterListing.UNKNOWN);
+  }
+
+  @Test
+  void listingOfAnEndpointWithoutAdaptersAllowsNone() throws Exception {
+    server.serving(VLLM).listing(200, MetricsServer.modelList());
+    manualScraper(config(250, 5000))
+        .setTargets(List.of(new ScrapeTarget(server.address(), Engine.VLLM)));
+
+    scraper.listNow(server.address()).get(10, TimeUnit.SECONDS);
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS);
+    assertThat(server.listings()).isGreaterThanOrEqualTo(1);
+
+    AdapterListing listing = recorder.last().metrics().listedAdapters();
+    assertThat(listing.known()).isTrue();
+    assertThat(listing.allows("a")).isFalse();
   }
 }

@@ -2,6 +2,7 @@ package dev.pointsman.bench.routing.policy;
 
 import dev.pointsman.bench.routing.workload.BenchRequest;
 import dev.pointsman.bench.routing.workload.PromptText;
+import dev.pointsman.picker.scheduling.AdapterListing;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scheduling.EndpointMetrics;
 import dev.pointsman.picker.scheduling.EndpointState;
@@ -14,13 +15,15 @@ import dev.pointsman.sim.engine.VirtualCluster;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The fleet as policies may see it: each pod's last scrape, converted to {@link EndpointMetrics}
  * exactly as the picker's vLLM scraper would (waiting, running, KV usage, capacity, running and
  * waiting adapters, max LoRAs, prefix hit rate since the previous scrape), the pod's address and
- * {@code gpu} label, and the prompt text the gateway would read. The exact cluster is reachable
- * only through {@link #exactClusterForOracle()}.
+ * {@code gpu} label, the LoRA adapters each pod's {@code /v1/models} lists when the scenario
+ * registers adapters on some pods only, and the prompt text the gateway would read. The exact
+ * cluster is reachable only through {@link #exactClusterForOracle()}.
  */
 public final class FleetView {
   /** The pool every bench endpoint belongs to. */
@@ -30,6 +33,7 @@ public final class FleetView {
   private final String baseModel;
   private final VirtualCluster cluster;
   private final EndpointState[] states;
+  private final List<Set<String>> registered;
   private final long[] lastQueries;
   private final long[] lastHits;
   private final PromptText text =
@@ -39,6 +43,23 @@ public final class FleetView {
   private String textCache;
 
   public FleetView(List<EngineConfig> configs, String baseModel, VirtualCluster cluster) {
+    this(configs, baseModel, cluster, null);
+  }
+
+  /**
+   * @param registered the adapters registered on each pod, or null when every pod serves every
+   *     adapter
+   */
+  public FleetView(
+      List<EngineConfig> configs,
+      String baseModel,
+      VirtualCluster cluster,
+      List<Set<String>> registered) {
+    if (registered != null && registered.size() != configs.size()) {
+      throw new IllegalArgumentException(
+          "registered: " + registered.size() + " pods (expected " + configs.size() + ")");
+    }
+    this.registered = registered == null ? null : List.copyOf(registered);
     this.configs = List.copyOf(configs);
     this.baseModel = baseModel;
     this.cluster = cluster;
@@ -78,6 +99,12 @@ public final class FleetView {
   /** Virtual time now, in ns: the scheduler's monotonic clock. */
   public long nowNanos() {
     return (long) (cluster.now() * 1_000_000);
+  }
+
+  /** Whether {@code pod} serves {@code r}: its adapter, if any, is registered there. */
+  public boolean serves(int pod, BenchRequest r) {
+    String adapter = r.adapterOrNull();
+    return adapter == null || registered == null || registered.get(pod).contains(adapter);
   }
 
   /** The model name the gateway would resolve: the adapter, or the base model. */
@@ -131,7 +158,8 @@ public final class FleetView {
             s.waitingAdapters(),
             c.maxLoras(),
             hitRate,
-            nowNanos());
+            nowNanos(),
+            registered == null ? AdapterListing.UNKNOWN : AdapterListing.of(registered.get(pod)));
     states[pod] = new EndpointState(states[pod].endpoint(), m, true);
     pool = null;
   }

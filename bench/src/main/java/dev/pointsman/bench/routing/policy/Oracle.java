@@ -15,7 +15,8 @@ import java.util.random.RandomGenerator;
  * true minimum TTFT. Pods are probed cheapest-looking first and a probe stops as soon as it is
  * slower than the best so far; pods whose lower bound (API overhead plus one minimal step) cannot
  * beat it are skipped. Neither changes the choice; both save most of the cost. Probes stop at a
- * {@link #HORIZON_MS} TTFT horizon (see there).
+ * {@link #HORIZON_MS} TTFT horizon (see there). Pods where the request's adapter is not registered
+ * are never chosen.
  */
 final class Oracle implements RoutingPolicy {
   /**
@@ -56,7 +57,7 @@ final class Oracle implements RoutingPolicy {
     int best = -1;
     double bestTtft = HORIZON_MS;
     for (int i : order) {
-      if (lowerBoundMs(cluster.pod(i), r.sim()) >= bestTtft) {
+      if (!fleet.serves(i, r) || lowerBoundMs(cluster.pod(i), r.sim()) >= bestTtft) {
         continue;
       }
       double ttft = probe(cluster, i, r.sim(), bestTtft);
@@ -67,6 +68,11 @@ final class Oracle implements RoutingPolicy {
     }
     if (best < 0) {
       // every pod is past the horizon: deep overload, far beyond any SLO
+      for (int i : order) {
+        if (fleet.serves(i, r)) {
+          return Route.to(i, Double.NaN);
+        }
+      }
       return Route.to(order[0], Double.NaN);
     }
     return Route.to(best, bestTtft);

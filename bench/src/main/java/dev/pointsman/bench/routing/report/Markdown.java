@@ -206,6 +206,9 @@ public final class Markdown {
       } else if (s.lora().zipf() > 0) {
         sb.append(" (Zipf ").append(s.lora().zipf()).append(')');
       }
+      if (s.lora().replicas() != null) {
+        sb.append(", each registered on ").append(s.lora().replicas()).append(" pods");
+      }
     }
     return sb.toString();
   }

@@ -99,7 +99,12 @@ public final class PolicyRun {
   private RunResult execute(Map<String, PolicyConfig> custom) {
     List<EngineConfig> configs = Fleets.configs(scenario);
     cluster = new VirtualCluster(configs, listener());
-    fleet = new FleetView(configs, scenario.model(), cluster);
+    fleet =
+        new FleetView(
+            configs,
+            scenario.model(),
+            cluster,
+            scenario.lora() == null ? null : scenario.lora().placement(configs.size()));
     policy = Policies.create(policyName, fleet, new SplittableRandom(seed * 31 + 7), custom);
     int pods = configs.size();
     double interval = scenario.scrape().intervalMs();
@@ -147,6 +152,12 @@ public final class PolicyRun {
     Route route = policy.route(r);
     outcome[idx] = route.outcome();
     if (route.outcome() != Route.Outcome.ROUTED) {
+      return;
+    }
+    if (!fleet.serves(route.pod(), r)) {
+      // the pod does not list the adapter: the server answers 404
+      outcome[idx] = Route.Outcome.FAILED;
+      policy.onFinish(r, route.pod());
       return;
     }
     try {

@@ -44,7 +44,8 @@ public final class AdapterLoadModel {
       case NONE, RESIDENT -> 0.0;
       case LOADING, WAITING -> mean(own, Kind.WARM, priorLoad);
       case WARM_LOAD, WARM_EVICT -> mean(own, Kind.WARM, priorLoad) * (1 + Math.max(0, loadsAhead));
-      case COLD_LOAD, COLD_EVICT -> mean(own, Kind.COLD, priorLoad) * (1 + Math.max(0, loadsAhead));
+      case COLD_LOAD, COLD_EVICT, UNLISTED ->
+          mean(own, Kind.COLD, priorLoad) * (1 + Math.max(0, loadsAhead));
       case BLOCKED ->
           mean(own, Kind.COLD, priorLoad) * (1 + Math.max(0, loadsAhead))
               + mean(own, Kind.SLOT_WAIT, priorSlotWait);

@@ -18,7 +18,8 @@ import java.util.Set;
  * most recently used ones loaded). Then one where its load is under way (0.9), then one with a free
  * slot (0.8), then one where loading it evicts an idle adapter (0.7), then one where it is waiting
  * behind slots that all hold live requests (0.6), then one where every slot holds an adapter with
- * live requests (0). Base-model requests score 1 everywhere. See {@link LoraState}.
+ * live requests (0), or one whose {@code /v1/models} does not list it (0). Base-model requests
+ * score 1 everywhere. See {@link LoraState}.
  */
 public final class LoraAffinityScorer implements Scorer {
   public static final String TYPE = "lora-affinity-scorer";
@@ -55,6 +56,12 @@ public final class LoraAffinityScorer implements Scorer {
   private static LoraState compute(Candidate c, String adapter, CycleState context) {
     EndpointMetrics m = c.metrics();
     String address = c.address();
+    boolean reported =
+        m.runningAdapters().contains(adapter) || m.waitingAdapters().contains(adapter);
+    if (!reported && !m.listedAdapters().allows(adapter)) {
+      // the listing is read less often than the metrics: requests for the adapter prove it is there
+      return LoraState.UNLISTED;
+    }
     if (context.loading(address, adapter)) {
       return LoraState.LOADING;
     }

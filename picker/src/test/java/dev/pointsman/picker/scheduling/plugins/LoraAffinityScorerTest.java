@@ -3,6 +3,7 @@ package dev.pointsman.picker.scheduling.plugins;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pointsman.picker.scheduling.AdapterHistory;
+import dev.pointsman.picker.scheduling.AdapterListing;
 import dev.pointsman.picker.scheduling.CycleState;
 import dev.pointsman.picker.scheduling.Fixtures;
 import dev.pointsman.picker.scheduling.InFlightTracker;
@@ -78,5 +79,81 @@ class LoraAffinityScorerTest {
     inFlight.assign("10.0.0.1:8000", 10, 10, "q", true);
     assertThat(LoraAffinityScorer.state(c, "q", decision.get())).isEqualTo(LoraState.LOADING);
     assertThat(LoraAffinityScorer.affinity(c, "q", decision.get())).isEqualTo(0.9);
+  }
+
+  @Test
+  void theModelListingDecidesWhetherAnAdapterCanBeServedAtAll() {
+    AdapterHistory history = new AdapterHistory();
+    java.util.function.Supplier<CycleState> decision =
+        () ->
+            new CycleState(
+                0, new long[0], null, history, Double.NaN, new InFlightTracker(), null, null);
+    var listsOthers =
+        Fixtures.candidate(
+            "10.0.0.1:8000",
+            Fixtures.lora(Set.of(), Set.of(), 4).withListing(AdapterListing.of(Set.of("b"))));
+    assertThat(LoraAffinityScorer.state(listsOthers, "a", decision.get()))
+        .isEqualTo(LoraState.UNLISTED);
+    assertThat(LoraAffinityScorer.affinity(listsOthers, "a", decision.get())).isZero();
+    assertThat(LoraAffinityScorer.state(listsOthers, "b", decision.get()))
+        .isEqualTo(LoraState.COLD_LOAD);
+
+    // sent there before, but since removed from the listing (unloaded): not resident
+    history.record("10.0.0.1:8000", "a");
+    assertThat(LoraAffinityScorer.state(listsOthers, "a", decision.get()))
+        .isEqualTo(LoraState.UNLISTED);
+
+    // the metrics are read more often than the listing: requests for it prove it is there
+    var running =
+        Fixtures.candidate(
+            "10.0.0.2:8000",
+            Fixtures.lora(Set.of("a"), Set.of(), 4).withListing(AdapterListing.of(Set.of())));
+    assertThat(LoraAffinityScorer.state(running, "a", decision.get()))
+        .isEqualTo(LoraState.RESIDENT);
+    var waiting =
+        Fixtures.candidate(
+            "10.0.0.3:8000",
+            Fixtures.lora(Set.of(), Set.of("a"), 4).withListing(AdapterListing.of(Set.of())));
+    assertThat(LoraAffinityScorer.state(waiting, "a", decision.get())).isEqualTo(LoraState.LOADING);
+
+    // not listed yet (or the engine has no listing): no restriction
+    var unknown = Fixtures.candidate("10.0.0.4:8000", Fixtures.lora(Set.of(), Set.of(), 4));
+    assertThat(LoraAffinityScorer.state(unknown, "a", decision.get()))
+        .isEqualTo(LoraState.COLD_LOAD);
+  }
+
+  @Test
+  void capacityFilterDropsUnlistedEndpointsFirstThenFullOnes() {
+    // a cycle state caches one adapter's states: one per decision
+    java.util.function.Supplier<CycleState> decision = () -> new CycleState(0, new long[0]);
+    var unlisted =
+        Fixtures.candidate(
+            "10.0.0.1:8000",
+            Fixtures.lora(Set.of(), Set.of(), 4).withListing(AdapterListing.of(Set.of("b"))));
+    var full =
+        Fixtures.candidate(
+            "10.0.0.2:8000",
+            Fixtures.lora(Set.of("b", "c"), Set.of(), 2)
+                .withListing(AdapterListing.of(Set.of("a", "b", "c"))));
+    var free =
+        Fixtures.candidate(
+            "10.0.0.3:8000",
+            Fixtures.lora(Set.of("b"), Set.of(), 2)
+                .withListing(AdapterListing.of(Set.of("a", "b"))));
+    var filter = new LoraCapacityFilter();
+    var request = Fixtures.request("a", "", 100);
+
+    assertThat(filter.filter(request, List.of(unlisted, full, free), decision.get()))
+        .containsExactly(free);
+    // listed but full beats unlisted: the one would wait, the other would refuse
+    assertThat(filter.filter(request, List.of(unlisted, full), decision.get()))
+        .containsExactly(full);
+    // nobody lists it: keep all (an engine may resolve adapters on demand)
+    assertThat(
+            filter.filter(Fixtures.request("z", "", 100), List.of(unlisted, free), decision.get()))
+        .hasSize(2);
+    // base-model requests are untouched
+    assertThat(filter.filter(Fixtures.request(null, "", 100), List.of(unlisted), decision.get()))
+        .containsExactly(unlisted);
   }
 }
