@@ -101,6 +101,7 @@ public final class PickerApp implements AutoCloseable {
           scheduler.adapterHistory().retain(m.addresses());
           scheduler.adapterLoads().retain(m.addresses());
           scheduler.tpotModel().retain(m.addresses());
+          scheduler.queuedWork().retain(m.addresses());
         });
     Gauge.builder("pointsman.latency.model.mape", latencyModel, LatencyModel::mape)
         .description("Mean absolute percentage error of the learned TTFT predictions, recent")

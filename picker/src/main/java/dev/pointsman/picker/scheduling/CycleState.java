@@ -16,6 +16,7 @@ public final class CycleState {
   private final LatencyModel latencyModel;
   private final AdapterHistory adapters;
   private final double meanQueuedTokens;
+  private final QueuedWork queuedWork;
   private final InFlightTracker inFlight;
   private final AdapterLoadModel adapterLoads;
   private final LatencyModel tpotModel;
@@ -63,6 +64,53 @@ public final class CycleState {
       InFlightTracker inFlight,
       AdapterLoadModel adapterLoads,
       LatencyModel tpotModel) {
+    this(
+        nowNanos,
+        promptBlocks,
+        latencyModel,
+        adapters,
+        meanQueuedTokens,
+        null,
+        inFlight,
+        adapterLoads,
+        tpotModel);
+  }
+
+  /**
+   * @param queuedWork the observed uncached prompt tokens of the requests sent to each endpoint
+   */
+  public CycleState(
+      long nowNanos,
+      long[] promptBlocks,
+      LatencyModel latencyModel,
+      AdapterHistory adapters,
+      QueuedWork queuedWork,
+      InFlightTracker inFlight,
+      AdapterLoadModel adapterLoads,
+      LatencyModel tpotModel) {
+    this(
+        nowNanos,
+        promptBlocks,
+        latencyModel,
+        adapters,
+        queuedWork.mean(),
+        queuedWork,
+        inFlight,
+        adapterLoads,
+        tpotModel);
+  }
+
+  private CycleState(
+      long nowNanos,
+      long[] promptBlocks,
+      LatencyModel latencyModel,
+      AdapterHistory adapters,
+      double meanQueuedTokens,
+      QueuedWork queuedWork,
+      InFlightTracker inFlight,
+      AdapterLoadModel adapterLoads,
+      LatencyModel tpotModel) {
+    this.queuedWork = queuedWork;
     this.nowNanos = nowNanos;
     this.promptBlocks = promptBlocks;
     this.latencyModel = latencyModel;
@@ -78,7 +126,7 @@ public final class CycleState {
    * corrected by the learned model when there is one.
    */
   public double predictTpotSeconds(Candidate c, SchedulingRequest request) {
-    double analytic = Scheduler.analyticTpot(c, request, meanQueuedTokens);
+    double analytic = Scheduler.analyticTpot(c, request, meanQueuedTokens(c.address()));
     return tpotModel == null ? analytic : tpotModel.predict(c.address(), analytic);
   }
 
@@ -124,9 +172,12 @@ public final class CycleState {
     return value;
   }
 
-  /** Observed mean uncached prompt tokens per queued request, or NaN while unknown. */
-  public double meanQueuedTokens() {
-    return meanQueuedTokens;
+  /**
+   * Observed mean uncached prompt tokens per request queued on {@code address}: its own mean once
+   * known, else the pool-wide one; NaN while unknown.
+   */
+  public double meanQueuedTokens(String address) {
+    return queuedWork == null ? meanQueuedTokens : queuedWork.mean(address);
   }
 
   /** The learned latency model, or null. */

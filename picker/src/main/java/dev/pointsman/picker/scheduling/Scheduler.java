@@ -61,6 +61,11 @@ public final class Scheduler {
     return adapters;
   }
 
+  /** The observed uncached prompt tokens of the requests sent to each endpoint. */
+  public QueuedWork queuedWork() {
+    return queuedWork;
+  }
+
   /** The learned model of each endpoint's time per output token. */
   public LatencyModel tpotModel() {
     return tpotModel;
@@ -137,7 +142,7 @@ public final class Scheduler {
             blocks,
             latencyModel,
             adapters,
-            queuedWork.mean(),
+            queuedWork,
             inFlight,
             adapterLoads,
             tpotModel);
@@ -198,14 +203,14 @@ public final class Scheduler {
             lora.triggersLoad());
     prefixIndex.record(primary.address(), state.promptBlocks());
     adapters.record(primary.address(), request.adapter());
-    queuedWork.add(uncached);
+    queuedWork.add(primary.address(), uncached);
     List<String> addresses = new ArrayList<>(n);
     for (Candidate c : candidates) {
       addresses.add(c.address());
     }
     Explanation why = new Explanation(names, weights, addresses, scores, totals, order[0]);
     double analytic = state.analyticTtft(order[0]);
-    double tpot = analyticTpot(primary, request, state.meanQueuedTokens());
+    double tpot = analyticTpot(primary, request, state.meanQueuedTokens(primary.address()));
     Decision.Prediction prediction =
         new Decision.Prediction(
             analytic,

@@ -1,25 +1,35 @@
 package dev.pointsman.picker.scheduling.latency;
 
-/** One endpoint's learned correction of an analytic estimate. Implementations are thread-safe. */
-sealed interface Fit permits LinearFit, RatioFit {
+/**
+ * One endpoint's learned correction of an analytic estimate, with the running error of its
+ * predictions. Thread-safe: every method holds the fit's monitor.
+ */
+abstract sealed class Fit permits OffsetRatioFit, RatioFit {
   /** Weight of a new error in the running mean absolute percentage error. */
-  double MAPE_WEIGHT = 0.05;
+  static final double MAPE_WEIGHT = 0.05;
+
+  private double mape = Double.NaN;
 
   /** The corrected estimate for analytic value {@code x} (in the model's unit). */
-  double predict(double x);
+  abstract double predict(double x);
 
   /** Learns from one observation {@code y} made where the analytic value was {@code x}. */
-  void update(double x, double y, double lambda);
-
-  /** Counts one prediction's error without training. */
-  void recordError(double predicted, double y);
-
-  /** Recent mean absolute percentage error, or NaN. */
-  double mape();
+  abstract void update(double x, double y, double lambda);
 
   /** {@code (a, b)} of {@code a + b·x}. */
-  double[] coefficients();
+  abstract double[] coefficients();
 
   /** Observations learned from. */
-  long count();
+  abstract long count();
+
+  /** Counts one prediction's error without training. */
+  final synchronized void recordError(double predicted, double y) {
+    double error = Math.abs(predicted - y) / Math.max(y, 1e-3);
+    mape = Double.isNaN(mape) ? error : (1 - MAPE_WEIGHT) * mape + MAPE_WEIGHT * error;
+  }
+
+  /** Recent mean absolute percentage error, or NaN. */
+  final synchronized double mape() {
+    return mape;
+  }
 }

@@ -11,36 +11,54 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Per endpoint it fits {@code ttft ≈ a + b · analytic}, where {@code analytic} is the
  * scheduler's physics-based estimate for that endpoint's GPU profile (queued prefill work, the
- * uncached part of the prompt, the running batch). The intercept learns fixed overheads; the slope
- * learns how much faster or slower this endpoint really is than its label says, and follows it when
- * it changes (a noisy neighbour, thermal throttling, a misconfigured pod). Before any observation
- * the model is the analytic estimate itself ({@code a = 0, b = 1}).
+ * uncached part of the prompt, the running batch, KV-cache room). The offset {@code a} learns the
+ * fixed overhead before a request reaches the engine; the factor {@code b} learns how much faster
+ * or slower this endpoint really is than its label says, and follows it when it changes (a noisy
+ * neighbour, thermal throttling, a misconfigured pod). Both are bounded running means ({@link
+ * OffsetRatioFit}), not a least-squares line: a line fitted in a quiet phase, where every estimate
+ * is small, extrapolates wildly into the next burst. Before any observation the model is the
+ * analytic estimate itself ({@code a = 0, b = 1}).
  *
- * <p>Fitting is recursive least squares with exponential forgetting: O(1) time and 7 numbers per
- * endpoint, whatever the traffic. Thread-safe: each endpoint's fit is guarded by its own lock.
+ * <p>O(1) time and a handful of numbers per endpoint, whatever the traffic. Thread-safe: each
+ * endpoint's fit is guarded by its own lock.
  */
 public final class LatencyModel {
   private final double forgetting;
   private final double unit;
-  private final boolean ratio;
+  private final Kind kind;
   private final ConcurrentHashMap<String, Fit> fits = new ConcurrentHashMap<>();
 
   /**
-   * @param forgetting RLS forgetting factor in (0.9, 1]; 0.99 remembers about the last 100
-   *     observations
+   * @param forgetting forgetting factor in (0.9, 1]; 0.99 remembers about the last 100 observations
    */
   public LatencyModel(double forgetting) {
-    this(forgetting, 1.0, false);
+    this(forgetting, 1.0, Kind.OFFSET_RATIO);
   }
+
+  /** The form of an endpoint's fit. */
+  enum Kind {
+    /** {@code a + b·x} as bounded running means ({@link OffsetRatioFit}). */
+    OFFSET_RATIO,
+    /** {@code b·x} as a bounded running mean of the log-ratio ({@link RatioFit}). */
+    RATIO
+  }
+
+  /** The largest fixed overhead an offset fit learns: 100 ms (in seconds). */
+  static final double MAX_OFFSET_SECONDS = 0.1;
+
+  /** Estimates below 20 ms teach the offset: such a request's time is mostly overhead. */
+  static final double SMALL_ESTIMATE_SECONDS = 0.02;
+
+  /** Estimates of 50 ms or more teach the factor: the estimated work dominates the overhead. */
+  static final double LARGE_ESTIMATE_SECONDS = 0.05;
 
   /**
    * @param forgetting forgetting factor in (0.9, 1]
    * @param unitSeconds the scale of the modelled times (1 s for TTFT, 0.01 s for time per output
    *     token): the fit works in this unit, so that its priors mean the same at either scale
-   * @param ratio fit {@code b·x} as a bounded log-ratio ({@link RatioFit}) instead of {@code a +
-   *     b·x}
+   * @param kind the form of each endpoint's fit
    */
-  private LatencyModel(double forgetting, double unitSeconds, boolean ratio) {
+  private LatencyModel(double forgetting, double unitSeconds, Kind kind) {
     if (!(forgetting > 0.9 && forgetting <= 1.0)) {
       throw new IllegalArgumentException("forgetting: " + forgetting + " (expected in (0.9, 1])");
     }
@@ -49,7 +67,7 @@ public final class LatencyModel {
     }
     this.forgetting = forgetting;
     this.unit = unitSeconds;
-    this.ratio = ratio;
+    this.kind = kind;
   }
 
   /**
@@ -57,7 +75,7 @@ public final class LatencyModel {
    * running mean that forgets at 0.99 (see {@link RatioFit}), in units of 10 ms.
    */
   public static LatencyModel forTpot() {
-    return new LatencyModel(0.99, 0.01, true);
+    return new LatencyModel(0.99, 0.01, Kind.RATIO);
   }
 
   public LatencyModel() {
@@ -65,7 +83,14 @@ public final class LatencyModel {
   }
 
   private Fit newFit() {
-    return ratio ? new RatioFit() : new LinearFit();
+    return switch (kind) {
+      case OFFSET_RATIO ->
+          new OffsetRatioFit(
+              MAX_OFFSET_SECONDS / unit,
+              SMALL_ESTIMATE_SECONDS / unit,
+              LARGE_ESTIMATE_SECONDS / unit);
+      case RATIO -> new RatioFit();
+    };
   }
 
   /** Predicted TTFT in seconds on {@code endpoint}, given the analytic estimate for it. */

@@ -6,21 +6,20 @@ package dev.pointsman.picker.scheduling.latency;
  * bounded step), which suits time per output token, where one request stalled behind a long prefill
  * or a preemption can be tens of times slower than the next. Guarded by its own monitor.
  */
-final class RatioFit implements Fit {
+final class RatioFit extends Fit {
   /** How far one observation's ratio may count: within 1/50 to 50 times the analytic estimate. */
   private static final double MAX_LOG_RATIO = Math.log(50);
 
   private double logB;
-  private double mape = Double.NaN;
   private long count;
 
   @Override
-  public synchronized double predict(double x) {
+  synchronized double predict(double x) {
     return Math.max(0, Math.exp(logB) * x);
   }
 
   @Override
-  public synchronized void update(double x, double y, double lambda) {
+  synchronized void update(double x, double y, double lambda) {
     recordError(predict(x), y);
     if (!(x > 0) || !(y > 0)) {
       return;
@@ -32,23 +31,12 @@ final class RatioFit implements Fit {
   }
 
   @Override
-  public synchronized void recordError(double predicted, double y) {
-    double error = Math.abs(predicted - y) / Math.max(y, 1e-3);
-    mape = Double.isNaN(mape) ? error : (1 - MAPE_WEIGHT) * mape + MAPE_WEIGHT * error;
-  }
-
-  @Override
-  public synchronized double mape() {
-    return mape;
-  }
-
-  @Override
-  public synchronized double[] coefficients() {
+  synchronized double[] coefficients() {
     return new double[] {0, Math.exp(logB)};
   }
 
   @Override
-  public synchronized long count() {
+  synchronized long count() {
     return count;
   }
 }

@@ -13,16 +13,16 @@ import java.util.List;
 /**
  * {@code predicted-latency-scorer}: prefers the endpoint where this request's time to first token
  * is predicted to be lowest. The estimate is analytic: the prompt tokens queued ahead (scraped
- * waiting requests at an assumed mean prompt size, plus the exact tokens the picker sent since the
- * scrape) and this prompt's uncached part, processed in engine steps whose length depends on the
- * endpoint's GPU speed and its running batch. The learned {@link LatencyModel} corrects that per
- * endpoint. For a LoRA request, the time its adapter adds is priced from the adapter's state there
- * ({@link dev.pointsman.picker.scheduling.LoraState}) with load times and slot waits learned from
- * observed first tokens ({@link AdapterLoadModel}). A candidate that would recompute prompt tokens
- * another candidate holds in cache is charged that prefill too, in seconds of its GPU, scaled by
- * how full the candidates' KV caches are ({@code cacheValue}): an idle fleet has compute to spare,
- * a busy one pays for every recomputed prompt in capacity. Score is {@code fastest / this}, in
- * (0,1].
+ * waiting requests at the mean uncached prompt size of what the picker sends that endpoint, plus
+ * the exact tokens the picker sent since the scrape) and this prompt's uncached part, processed in
+ * engine steps whose length depends on the endpoint's GPU speed and its running batch. The learned
+ * {@link LatencyModel} corrects that per endpoint. For a LoRA request, the time its adapter adds is
+ * priced from the adapter's state there ({@link dev.pointsman.picker.scheduling.LoraState}) with
+ * load times and slot waits learned from observed first tokens ({@link AdapterLoadModel}). A
+ * candidate that would recompute prompt tokens another candidate holds in cache is charged that
+ * prefill too, in seconds of its GPU, scaled by how full the candidates' KV caches are ({@code
+ * cacheValue}): an idle fleet has compute to spare, a busy one pays for every recomputed prompt in
+ * capacity. Score is {@code fastest / this}, in (0,1].
  */
 public final class PredictedLatencyScorer implements Scorer {
   public static final String TYPE = "predicted-latency-scorer";
@@ -124,12 +124,12 @@ public final class PredictedLatencyScorer implements Scorer {
     LatencyModel model = context.latencyModel();
     AdapterLoadModel loads = context.adapterLoads();
     double best = Double.POSITIVE_INFINITY;
-    double perWaiting =
-        Double.isNaN(context.meanQueuedTokens()) ? meanPromptTokens : context.meanQueuedTokens();
     for (int i = 0; i < n; i++) {
       uncached[i] = request.promptTokens() - context.cachedTokens(i, request.promptTokens());
       fewestUncached = Math.min(fewestUncached, uncached[i]);
       Candidate c = candidates.get(i);
+      double observed = context.meanQueuedTokens(c.address());
+      double perWaiting = Double.isNaN(observed) ? meanPromptTokens : observed;
       kvUse += c.metrics().kvUsageOrZero();
       analytic[i] = predictTtftSeconds(c, uncached[i], perWaiting);
       if (request.adapter() != null) {

@@ -100,6 +100,40 @@ class LatencyModelTest {
   }
 
   @Test
+  void aFitLearnedOnSmallEstimatesDoesNotExtrapolateWildlyToLargeOnes() {
+    // a quiet phase: every estimate is 5-20 ms, the truth has 10 ms of overhead and 30% noise
+    LatencyModel m = new LatencyModel();
+    SplittableRandom rnd = new SplittableRandom(5);
+    for (int i = 0; i < 3_000; i++) {
+      double x = rnd.nextDouble(0.005, 0.02);
+      m.observe("pod", x, Math.max(0, 0.01 + x * (1 + rnd.nextGaussian() * 0.3)));
+    }
+    assertThat(m.predict("pod", 0.01)).isCloseTo(0.02, within(0.005));
+    // then a burst: the estimate is a second; the truth is about a second too
+    assertThat(m.predict("pod", 1.0)).isBetween(0.7, 1.4);
+  }
+
+  @Test
+  void theOverheadIsNeverNegativeNorAboveItsBound() {
+    // an endpoint twice as fast as its profile: a factor below 1, not a negative overhead
+    LatencyModel fast = new LatencyModel();
+    SplittableRandom rnd = new SplittableRandom(6);
+    for (int i = 0; i < 1_000; i++) {
+      double x = rnd.nextDouble(0.05, 1.0);
+      fast.observe("pod", x, x / 2);
+    }
+    assertThat(fast.coefficients("pod")[0]).isBetween(0.0, 0.005);
+    assertThat(fast.predict("pod", 0.4)).isCloseTo(0.2, within(0.01));
+    // five seconds more than estimated, always: the overhead stays within 100 ms
+    LatencyModel slow = new LatencyModel();
+    for (int i = 0; i < 1_000; i++) {
+      double x = rnd.nextDouble(0.05, 1.0);
+      slow.observe("pod", x, x + 5);
+    }
+    assertThat(slow.coefficients("pod")[0]).isBetween(0.0, 0.1);
+  }
+
+  @Test
   void memoryIsBoundedByEndpointsNotObservations() {
     LatencyModel m = new LatencyModel();
     for (int i = 0; i < 100_000; i++) {
