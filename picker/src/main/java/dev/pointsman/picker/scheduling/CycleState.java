@@ -15,7 +15,6 @@ public final class CycleState {
   private final long[] promptBlocks;
   private final LatencyModel latencyModel;
   private final AdapterHistory adapters;
-  private final double meanQueuedTokens;
   private final QueuedWork queuedWork;
   private final InFlightTracker inFlight;
   private final AdapterLoadModel adapterLoads;
@@ -33,24 +32,13 @@ public final class CycleState {
    * @param latencyModel the learned latency model, or null to predict from GPU profiles alone
    */
   public CycleState(long nowNanos, long[] promptBlocks, LatencyModel latencyModel) {
-    this(nowNanos, promptBlocks, latencyModel, null, Double.NaN);
+    this(nowNanos, promptBlocks, latencyModel, null, null, null, null, null);
   }
 
   /**
    * @param adapters the LoRA adapters recently sent to each endpoint, or null
-   * @param meanQueuedTokens the uncached prompt tokens a queued request is observed to carry on
-   *     average, or NaN when not yet known
-   */
-  public CycleState(
-      long nowNanos,
-      long[] promptBlocks,
-      LatencyModel latencyModel,
-      AdapterHistory adapters,
-      double meanQueuedTokens) {
-    this(nowNanos, promptBlocks, latencyModel, adapters, meanQueuedTokens, null, null, null);
-  }
-
-  /**
+   * @param queuedWork the observed uncached prompt tokens of the requests sent to each endpoint, or
+   *     null when not known
    * @param inFlight the picker's own accounting (live adapters, loads in progress), or null
    * @param adapterLoads learned adapter-load prices, or null to use the configured priors
    * @param tpotModel the learned time-per-output-token model, or null for the analytic estimate
@@ -60,62 +48,15 @@ public final class CycleState {
       long[] promptBlocks,
       LatencyModel latencyModel,
       AdapterHistory adapters,
-      double meanQueuedTokens,
-      InFlightTracker inFlight,
-      AdapterLoadModel adapterLoads,
-      LatencyModel tpotModel) {
-    this(
-        nowNanos,
-        promptBlocks,
-        latencyModel,
-        adapters,
-        meanQueuedTokens,
-        null,
-        inFlight,
-        adapterLoads,
-        tpotModel);
-  }
-
-  /**
-   * @param queuedWork the observed uncached prompt tokens of the requests sent to each endpoint
-   */
-  public CycleState(
-      long nowNanos,
-      long[] promptBlocks,
-      LatencyModel latencyModel,
-      AdapterHistory adapters,
       QueuedWork queuedWork,
       InFlightTracker inFlight,
       AdapterLoadModel adapterLoads,
       LatencyModel tpotModel) {
-    this(
-        nowNanos,
-        promptBlocks,
-        latencyModel,
-        adapters,
-        queuedWork.mean(),
-        queuedWork,
-        inFlight,
-        adapterLoads,
-        tpotModel);
-  }
-
-  private CycleState(
-      long nowNanos,
-      long[] promptBlocks,
-      LatencyModel latencyModel,
-      AdapterHistory adapters,
-      double meanQueuedTokens,
-      QueuedWork queuedWork,
-      InFlightTracker inFlight,
-      AdapterLoadModel adapterLoads,
-      LatencyModel tpotModel) {
-    this.queuedWork = queuedWork;
     this.nowNanos = nowNanos;
     this.promptBlocks = promptBlocks;
     this.latencyModel = latencyModel;
     this.adapters = adapters;
-    this.meanQueuedTokens = meanQueuedTokens;
+    this.queuedWork = queuedWork;
     this.inFlight = inFlight;
     this.adapterLoads = adapterLoads;
     this.tpotModel = tpotModel;
@@ -177,7 +118,7 @@ public final class CycleState {
    * known, else the pool-wide one; NaN while unknown.
    */
   public double meanQueuedTokens(String address) {
-    return queuedWork == null ? meanQueuedTokens : queuedWork.mean(address);
+    return queuedWork == null ? Double.NaN : queuedWork.mean(address);
   }
 
   /** The learned latency model, or null. */

@@ -78,8 +78,14 @@ public final class Fixtures {
       loads.observe(c.address(), state, r.nextInt(3), r.nextDouble(-1, 5));
       latency.observe(c.address(), r.nextDouble(0, 2), r.nextDouble(0, 3));
     }
-    double meanQueued = r.nextBoolean() ? Double.NaN : r.nextDouble(0, 2000);
-    CycleState s = new CycleState(0L, blocks, latency, history, meanQueued, inFlight, loads, null);
+    QueuedWork queued = new QueuedWork();
+    if (!r.nextBoolean()) {
+      double meanQueued = r.nextDouble(0, 2000);
+      for (int i = 0; i < QueuedWork.WARM_UP; i++) {
+        queued.add("elsewhere", meanQueued); // known pool-wide, no candidate's own yet
+      }
+    }
+    CycleState s = new CycleState(0L, blocks, latency, history, queued, inFlight, loads, null);
     s.prefixMatches(matches);
     return s;
   }

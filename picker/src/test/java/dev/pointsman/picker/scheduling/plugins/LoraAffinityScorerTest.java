@@ -56,7 +56,7 @@ class LoraAffinityScorerTest {
     AdapterHistory history = new AdapterHistory();
     // one cycle state per decision: it caches the state of the decision's one adapter
     java.util.function.Supplier<CycleState> decision =
-        () -> new CycleState(0, new long[0], null, history, Double.NaN, inFlight, null, null);
+        () -> new CycleState(0, new long[0], null, history, null, inFlight, null, null);
     var c = Fixtures.candidate("10.0.0.1:8000", Fixtures.lora(Set.of(), Set.of(), 2));
     // "a" and "b" were sent recently: they are resident and hold both slots, idle
     history.record("10.0.0.1:8000", "a");
@@ -86,8 +86,7 @@ class LoraAffinityScorerTest {
     AdapterHistory history = new AdapterHistory();
     java.util.function.Supplier<CycleState> decision =
         () ->
-            new CycleState(
-                0, new long[0], null, history, Double.NaN, new InFlightTracker(), null, null);
+            new CycleState(0, new long[0], null, history, null, new InFlightTracker(), null, null);
     var listsOthers =
         Fixtures.candidate(
             "10.0.0.1:8000",

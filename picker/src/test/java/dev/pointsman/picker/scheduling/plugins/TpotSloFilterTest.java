@@ -25,7 +25,7 @@ class TpotSloFilterTest {
   private final LatencyModel tpot = LatencyModel.forTpot();
 
   private CycleState state() {
-    return new CycleState(0, new long[0], null, null, Double.NaN, null, null, tpot);
+    return new CycleState(0, new long[0], null, null, null, null, null, tpot);
   }
 
   private static SchedulingRequest withSlo(double seconds) {
