@@ -1,9 +1,9 @@
 package dev.pointsman.bench;
 
-import dev.pointsman.body.request.ApiKind;
-import dev.pointsman.body.request.BodyAccumulator;
-import dev.pointsman.body.request.ParsedRequest;
-import dev.pointsman.body.request.RequestParser;
+import dev.pointsman.inference.request.ApiKind;
+import dev.pointsman.inference.request.BodyAccumulator;
+import dev.pointsman.inference.request.ParsedRequest;
+import dev.pointsman.inference.request.RequestParser;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

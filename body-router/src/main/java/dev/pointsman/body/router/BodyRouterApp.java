@@ -1,10 +1,10 @@
 package dev.pointsman.body.router;
 
-import dev.pointsman.body.model.ModelDiscovery;
-import dev.pointsman.body.model.ModelResolver;
-import dev.pointsman.body.request.ParserLimits;
-import dev.pointsman.body.request.RequestParser;
 import dev.pointsman.extproc.ExternalProcessorService;
+import dev.pointsman.inference.model.ModelDiscovery;
+import dev.pointsman.inference.model.ModelResolver;
+import dev.pointsman.inference.request.ParserLimits;
+import dev.pointsman.inference.request.RequestParser;
 import dev.pointsman.runtime.AdminServer;
 import dev.pointsman.runtime.GrpcServer;
 import dev.pointsman.runtime.Metrics;

@@ -1,14 +1,14 @@
 package dev.pointsman.body.router;
 
-import dev.pointsman.body.model.ModelDiscovery;
-import dev.pointsman.body.model.ModelEntry;
-import dev.pointsman.body.model.ModelsConfig;
 import dev.pointsman.config.AdminSection;
 import dev.pointsman.config.ExtProcSection;
 import dev.pointsman.config.GrpcSection;
 import dev.pointsman.config.Yaml;
 import dev.pointsman.extproc.BodyMode;
 import dev.pointsman.extproc.ExtProcSettings;
+import dev.pointsman.inference.model.ModelDiscovery;
+import dev.pointsman.inference.model.ModelEntry;
+import dev.pointsman.inference.model.ModelsConfig;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;

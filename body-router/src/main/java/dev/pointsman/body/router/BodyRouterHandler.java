@@ -1,11 +1,11 @@
 package dev.pointsman.body.router;
 
-import dev.pointsman.body.model.ModelResolver;
-import dev.pointsman.body.model.Resolution;
-import dev.pointsman.body.request.ParsedRequest;
 import dev.pointsman.extproc.ExtProcHandler;
 import dev.pointsman.extproc.RequestHead;
 import dev.pointsman.extproc.Verdict;
+import dev.pointsman.inference.model.ModelResolver;
+import dev.pointsman.inference.model.Resolution;
+import dev.pointsman.inference.request.ParsedRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;

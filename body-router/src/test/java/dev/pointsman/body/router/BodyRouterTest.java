@@ -3,14 +3,14 @@ package dev.pointsman.body.router;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.pointsman.body.model.ModelDiscovery;
-import dev.pointsman.body.model.ModelResolver;
-import dev.pointsman.body.request.RequestParser;
 import dev.pointsman.extproc.BodyMode;
 import dev.pointsman.extproc.ExtProcSettings;
 import dev.pointsman.extproc.ExternalProcessorService;
 import dev.pointsman.extproc.testing.EnvoyReplay;
 import dev.pointsman.extproc.testing.Replies;
+import dev.pointsman.inference.model.ModelDiscovery;
+import dev.pointsman.inference.model.ModelResolver;
+import dev.pointsman.inference.request.RequestParser;
 import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.ManagedChannel;

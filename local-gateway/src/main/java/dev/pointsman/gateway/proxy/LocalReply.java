@@ -1,7 +1,7 @@
 package dev.pointsman.gateway.proxy;
 
-import dev.pointsman.body.error.OpenAiError;
 import dev.pointsman.gateway.http.HeaderList;
+import dev.pointsman.inference.error.OpenAiError;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;

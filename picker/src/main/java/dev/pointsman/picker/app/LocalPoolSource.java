@@ -1,6 +1,6 @@
 package dev.pointsman.picker.app;
 
-import dev.pointsman.body.model.ModelResolver;
+import dev.pointsman.inference.model.ModelResolver;
 import dev.pointsman.picker.config.PickerConfig;
 import dev.pointsman.picker.config.PoolConfig;
 import dev.pointsman.picker.datastore.Datastore;

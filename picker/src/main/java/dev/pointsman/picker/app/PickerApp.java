@@ -1,9 +1,9 @@
 package dev.pointsman.picker.app;
 
-import dev.pointsman.body.model.ModelResolver;
-import dev.pointsman.body.model.ModelsConfig;
-import dev.pointsman.body.request.ParserLimits;
-import dev.pointsman.body.request.RequestParser;
+import dev.pointsman.inference.model.ModelResolver;
+import dev.pointsman.inference.model.ModelsConfig;
+import dev.pointsman.inference.request.ParserLimits;
+import dev.pointsman.inference.request.RequestParser;
 import dev.pointsman.picker.config.PickerConfig;
 import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.extproc.ExtProcService;

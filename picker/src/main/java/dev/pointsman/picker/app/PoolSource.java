@@ -1,6 +1,6 @@
 package dev.pointsman.picker.app;
 
-import dev.pointsman.body.model.ModelResolver;
+import dev.pointsman.inference.model.ModelResolver;
 import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.routing.PolicyRegistry;
 import java.util.concurrent.atomic.AtomicReference;

@@ -1,12 +1,12 @@
 package dev.pointsman.picker.config;
 
-import dev.pointsman.body.model.ModelEntry;
-import dev.pointsman.body.model.ModelsConfig;
 import dev.pointsman.config.AdminSection;
 import dev.pointsman.config.ExtProcSection;
 import dev.pointsman.config.GrpcSection;
 import dev.pointsman.config.Yaml;
 import dev.pointsman.extproc.ExtProcSettings;
+import dev.pointsman.inference.model.ModelEntry;
+import dev.pointsman.inference.model.ModelsConfig;
 import dev.pointsman.picker.routing.Objectives;
 import java.nio.file.Path;
 import java.util.HashSet;

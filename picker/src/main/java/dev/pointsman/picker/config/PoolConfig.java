@@ -1,7 +1,7 @@
 package dev.pointsman.picker.config;
 
-import dev.pointsman.body.model.ModelEntry;
-import dev.pointsman.body.model.PoolTarget;
+import dev.pointsman.inference.model.ModelEntry;
+import dev.pointsman.inference.model.PoolTarget;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scheduling.Plugins;
 import dev.pointsman.picker.scheduling.PolicyConfig;

@@ -1,9 +1,9 @@
 package dev.pointsman.picker.extproc;
 
-import dev.pointsman.body.request.RequestParser;
 import dev.pointsman.extproc.ExtProcEvents;
 import dev.pointsman.extproc.ExtProcSettings;
 import dev.pointsman.extproc.ExternalProcessorService;
+import dev.pointsman.inference.request.RequestParser;
 import dev.pointsman.picker.routing.Routing;
 import io.grpc.BindableService;
 import java.util.function.LongSupplier;

@@ -1,12 +1,12 @@
 package dev.pointsman.picker.extproc;
 
-import dev.pointsman.body.error.OpenAiError;
-import dev.pointsman.body.request.ParsedRequest;
 import dev.pointsman.extproc.Completion;
 import dev.pointsman.extproc.ExtProcHandler;
 import dev.pointsman.extproc.RequestHead;
 import dev.pointsman.extproc.Responses;
 import dev.pointsman.extproc.Verdict;
+import dev.pointsman.inference.error.OpenAiError;
+import dev.pointsman.inference.request.ParsedRequest;
 import dev.pointsman.picker.routing.RouteInput;
 import dev.pointsman.picker.routing.RouteOutcome;
 import dev.pointsman.picker.routing.Routing;

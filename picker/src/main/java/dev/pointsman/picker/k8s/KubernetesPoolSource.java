@@ -1,6 +1,6 @@
 package dev.pointsman.picker.k8s;
 
-import dev.pointsman.body.model.ModelResolver;
+import dev.pointsman.inference.model.ModelResolver;
 import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.k8s.api.InferencePool;
 import dev.pointsman.picker.k8s.api.ModelRoute;

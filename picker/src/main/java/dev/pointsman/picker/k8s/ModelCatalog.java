@@ -1,8 +1,8 @@
 package dev.pointsman.picker.k8s;
 
-import dev.pointsman.body.model.ModelEntry;
-import dev.pointsman.body.model.ModelsConfig;
-import dev.pointsman.body.model.PoolTarget;
+import dev.pointsman.inference.model.ModelEntry;
+import dev.pointsman.inference.model.ModelsConfig;
+import dev.pointsman.inference.model.PoolTarget;
 import dev.pointsman.picker.k8s.api.InferencePool;
 import dev.pointsman.picker.k8s.api.ModelRoute;
 import dev.pointsman.picker.k8s.api.ModelRouteSpec;

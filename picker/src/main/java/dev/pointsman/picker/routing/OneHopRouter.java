@@ -1,11 +1,11 @@
 package dev.pointsman.picker.routing;
 
-import dev.pointsman.body.error.OpenAiError;
-import dev.pointsman.body.error.RequestRejectedException;
-import dev.pointsman.body.model.ModelResolver;
-import dev.pointsman.body.model.PoolTarget;
-import dev.pointsman.body.model.Resolution;
 import dev.pointsman.extproc.Completion;
+import dev.pointsman.inference.error.OpenAiError;
+import dev.pointsman.inference.error.RequestRejectedException;
+import dev.pointsman.inference.model.ModelResolver;
+import dev.pointsman.inference.model.PoolTarget;
+import dev.pointsman.inference.model.Resolution;
 import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.PoolSnapshot;
 import dev.pointsman.picker.scheduling.Scheduler;

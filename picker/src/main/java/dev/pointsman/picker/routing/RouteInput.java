@@ -1,6 +1,6 @@
 package dev.pointsman.picker.routing;
 
-import dev.pointsman.body.request.ParsedRequest;
+import dev.pointsman.inference.request.ParsedRequest;
 import java.util.Objects;
 import java.util.Set;
 

@@ -1,6 +1,6 @@
 package dev.pointsman.picker.routing;
 
-import dev.pointsman.body.error.OpenAiError;
+import dev.pointsman.inference.error.OpenAiError;
 import dev.pointsman.picker.scheduling.Decision;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package dev.pointsman.picker.scrape;
 
-import dev.pointsman.body.model.DiscoveredModels;
+import dev.pointsman.inference.model.DiscoveredModels;
 import dev.pointsman.picker.scheduling.AdapterListing;
 import java.net.URI;
 import java.net.http.HttpClient;

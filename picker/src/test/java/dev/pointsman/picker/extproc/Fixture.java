@@ -1,14 +1,14 @@
 package dev.pointsman.picker.extproc;
 
-import dev.pointsman.body.model.ModelEntry;
-import dev.pointsman.body.model.ModelResolver;
-import dev.pointsman.body.model.ModelsConfig;
-import dev.pointsman.body.model.PoolTarget;
-import dev.pointsman.body.request.ParserLimits;
-import dev.pointsman.body.request.RequestParser;
 import dev.pointsman.extproc.Completion;
 import dev.pointsman.extproc.ExtProcSettings;
 import dev.pointsman.extproc.testing.EnvoyReplay;
+import dev.pointsman.inference.model.ModelEntry;
+import dev.pointsman.inference.model.ModelResolver;
+import dev.pointsman.inference.model.ModelsConfig;
+import dev.pointsman.inference.model.PoolTarget;
+import dev.pointsman.inference.request.ParserLimits;
+import dev.pointsman.inference.request.RequestParser;
 import dev.pointsman.picker.routing.Objectives;
 import dev.pointsman.picker.routing.OneHopRouter;
 import dev.pointsman.picker.routing.PolicyRegistry;

@@ -9,8 +9,8 @@ import static dev.pointsman.picker.k8s.PolicyTest.weights;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.pointsman.body.model.ModelResolver;
-import dev.pointsman.body.model.ModelsConfig;
+import dev.pointsman.inference.model.ModelResolver;
+import dev.pointsman.inference.model.ModelsConfig;
 import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.datastore.DatastoreConfig;
 import dev.pointsman.picker.k8s.api.AcceptanceStatus;

@@ -1,7 +1,7 @@
 package dev.pointsman.picker.k8s;
 
-import dev.pointsman.body.model.ModelResolver;
-import dev.pointsman.body.model.ModelsConfig;
+import dev.pointsman.inference.model.ModelResolver;
+import dev.pointsman.inference.model.ModelsConfig;
 import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.datastore.DatastoreConfig;
 import dev.pointsman.picker.routing.PolicyRegistry;

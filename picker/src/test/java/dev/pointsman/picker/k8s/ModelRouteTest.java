@@ -5,9 +5,9 @@ import static dev.pointsman.picker.k8s.K8sObjects.route;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.pointsman.body.error.RequestRejectedException;
-import dev.pointsman.body.model.PoolTarget;
-import dev.pointsman.body.model.Resolution;
+import dev.pointsman.inference.error.RequestRejectedException;
+import dev.pointsman.inference.model.PoolTarget;
+import dev.pointsman.inference.model.Resolution;
 import dev.pointsman.picker.k8s.api.InferencePool;
 import dev.pointsman.picker.k8s.api.ModelRoute;
 import dev.pointsman.picker.k8s.api.ModelRouteSpec;

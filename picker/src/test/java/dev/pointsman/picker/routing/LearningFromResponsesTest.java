@@ -2,14 +2,14 @@ package dev.pointsman.picker.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.pointsman.body.model.ModelEntry;
-import dev.pointsman.body.model.ModelResolver;
-import dev.pointsman.body.model.ModelsConfig;
-import dev.pointsman.body.model.PoolTarget;
-import dev.pointsman.body.request.ParserLimits;
-import dev.pointsman.body.request.RequestParser;
 import dev.pointsman.extproc.Completion;
 import dev.pointsman.extproc.Usage;
+import dev.pointsman.inference.model.ModelEntry;
+import dev.pointsman.inference.model.ModelResolver;
+import dev.pointsman.inference.model.ModelsConfig;
+import dev.pointsman.inference.model.PoolTarget;
+import dev.pointsman.inference.request.ParserLimits;
+import dev.pointsman.inference.request.RequestParser;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scheduling.EndpointMetrics;
 import dev.pointsman.picker.scheduling.EndpointState;

@@ -1,0 +1,23 @@
+package dev.pointsman.extproc;
+
+import dev.pointsman.inference.request.ParsedRequest;
+
+/**
+ * What a processor does with a request once its body has been read: the one decision that differs
+ * between the endpoint picker and the body router. Everything else about the ext_proc protocol is
+ * shared ({@link ExternalProcessorService}). Implementations must be thread-safe and non-blocking.
+ */
+public interface ExtProcHandler {
+
+  /**
+   * Decides what to do with one request.
+   *
+   * @param head the request's headers and Envoy metadata
+   * @param body what the body says
+   * @return forward (with header mutations) or reject
+   */
+  Verdict decide(RequestHead head, ParsedRequest body);
+
+  /** The OpenAI {@code GET /v1/models} body, answered without a model server. */
+  String modelsJson();
+}

@@ -1,0 +1,147 @@
+package dev.pointsman.extproc;
+
+import dev.pointsman.inference.error.OpenAiError;
+import dev.pointsman.inference.error.RequestRejectedException;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One ext_proc stream, i.e. one HTTP request through Envoy. Dispatches each message to the request
+ * or response phase and maps failures to OpenAI-style immediate responses, so that nothing escapes
+ * as a gRPC UNKNOWN. gRPC delivers one call's messages serially and every reply is sent from those
+ * callbacks, so replies are serialized too.
+ */
+final class ExtProcStream implements StreamObserver<ProcessingRequest> {
+  private static final Logger log = LoggerFactory.getLogger(ExtProcStream.class);
+
+  private final StreamObserver<ProcessingResponse> out;
+  private final ExtProcContext context;
+  private final RequestPhase request;
+  private ResponsePhase response;
+  private BodyMode responseMode;
+  private boolean closed;
+
+  ExtProcStream(StreamObserver<ProcessingResponse> out, ExtProcContext context) {
+    this.out = out;
+    this.context = context;
+    this.responseMode = context.settings().responseBodyMode();
+    this.request = new RequestPhase(out::onNext, context);
+  }
+
+  @Override
+  public void onNext(ProcessingRequest message) {
+    if (closed) {
+      return;
+    }
+    try {
+      adoptProtocolConfig(message);
+      dispatch(message);
+    } catch (RequestRejectedException e) {
+      reject(e.error(), e.reason().label(), 0);
+    } catch (Rejection e) {
+      reject(e.error(), e.reason(), e.retryAfterSeconds());
+    } catch (RuntimeException e) {
+      log.warn("ext_proc stream failed on {}: {}", message.getRequestCase(), e.toString(), e);
+      reject(
+          new OpenAiError(
+              500, "internal error in the ext_proc service", "server_error", "internal"),
+          "internal",
+          0);
+    }
+  }
+
+  private void dispatch(ProcessingRequest message) {
+    switch (message.getRequestCase()) {
+      case REQUEST_HEADERS ->
+          request.onHeaders(message.getRequestHeaders(), message.getMetadataContext());
+      case REQUEST_BODY -> request.onBody(message.getRequestBody());
+      case REQUEST_TRAILERS -> request.onTrailers();
+      case RESPONSE_HEADERS ->
+          response().onHeaders(message.getResponseHeaders(), message.getMetadataContext());
+      case RESPONSE_BODY -> response().onBody(message.getResponseBody());
+      case RESPONSE_TRAILERS -> response().onTrailers();
+      case REQUEST_NOT_SET -> {}
+    }
+    if (request.answered()) {
+      finish("completed");
+      out.onCompleted();
+    }
+  }
+
+  private ResponsePhase response() {
+    if (response == null) {
+      response = new ResponsePhase(out::onNext, request, responseMode, context.clock());
+    }
+    return response;
+  }
+
+  /** Envoy may tell the processor the body modes in force; they win over our settings. */
+  private void adoptProtocolConfig(ProcessingRequest message) {
+    if (!message.hasProtocolConfig()) {
+      return;
+    }
+    var config = message.getProtocolConfig();
+    request.adoptMode(mode(config.getRequestBodyMode()));
+    BodyMode m = mode(config.getResponseBodyMode());
+    if (response == null && m != null) {
+      responseMode = m;
+    }
+  }
+
+  private static BodyMode mode(BodySendMode m) {
+    return switch (m) {
+      case FULL_DUPLEX_STREAMED -> BodyMode.FULL_DUPLEX_STREAMED;
+      case BUFFERED, BUFFERED_PARTIAL -> BodyMode.BUFFERED;
+      case NONE -> BodyMode.NONE;
+      default -> null;
+    };
+  }
+
+  private void reject(OpenAiError error, String reason, int retryAfter) {
+    context.events().onRejected(reason, error.httpStatus());
+    out.onNext(Responses.error(error, retryAfter));
+    finish("completed");
+    out.onCompleted();
+  }
+
+  @Override
+  public void onError(Throwable t) {
+    Status status = Status.fromThrowable(t);
+    boolean cancelled = status.getCode() == Status.Code.CANCELLED;
+    if (!cancelled) {
+      log.debug("ext_proc stream ended with {}", status);
+    }
+    end(cancelled ? Completion.End.CANCELLED : Completion.End.ERROR);
+  }
+
+  @Override
+  public void onCompleted() {
+    end(Completion.End.COMPLETED);
+    out.onCompleted();
+  }
+
+  private void end(Completion.End how) {
+    if (closed) {
+      return;
+    }
+    if (response != null) {
+      response.complete(how);
+    } else {
+      request.endWithoutResponse(how);
+    }
+    finish(how.name().toLowerCase(java.util.Locale.ROOT));
+  }
+
+  private void finish(String how) {
+    if (!closed) {
+      closed = true;
+      request.endWithoutResponse(Completion.End.ERROR);
+      context.events().onStreamEnd(how);
+    }
+  }
+}

@@ -1,0 +1,184 @@
+package dev.pointsman.extproc;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
+import dev.pointsman.inference.error.OpenAiError;
+import io.envoyproxy.envoy.config.core.v3.HeaderValue;
+import io.envoyproxy.envoy.config.core.v3.HeaderValueOption;
+import io.envoyproxy.envoy.service.ext_proc.v3.BodyMutation;
+import io.envoyproxy.envoy.service.ext_proc.v3.BodyResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
+import io.envoyproxy.envoy.service.ext_proc.v3.HeadersResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.ImmediateResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.StreamedBodyResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.TrailersResponse;
+import io.envoyproxy.envoy.type.v3.HttpStatus;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * Builds every {@code ProcessingResponse} the picker sends, in one place. Header values are always
+ * set through {@code raw_value}: Envoy ignores {@code value} when a processor sets raw values, and
+ * rejects a mutation that sets both.
+ */
+public final class Responses {
+  public static final String DESTINATION = "x-gateway-destination-endpoint";
+  public static final String LB_NAMESPACE = "envoy.lb";
+
+  /** Metadata key under {@code envoy.lb} naming the endpoint that actually served. */
+  public static final String SERVED_KEY = "x-gateway-destination-endpoint-served";
+
+  private Responses() {}
+
+  /** Continue with the request headers unchanged. */
+  public static ProcessingResponse continueRequestHeaders() {
+    return ProcessingResponse.newBuilder()
+        .setRequestHeaders(HeadersResponse.getDefaultInstance())
+        .build();
+  }
+
+  /** Continue with the response headers unchanged. */
+  public static ProcessingResponse continueResponseHeaders() {
+    return ProcessingResponse.newBuilder()
+        .setResponseHeaders(HeadersResponse.getDefaultInstance())
+        .build();
+  }
+
+  /**
+   * The routing reply on the request headers (FULL_DUPLEX_STREAMED): header mutations, and the
+   * destination metadata unless {@code destination} is null.
+   */
+  public static ProcessingResponse routeOnHeaders(String destination, Map<String, String> headers) {
+    ProcessingResponse.Builder r =
+        ProcessingResponse.newBuilder()
+            .setRequestHeaders(HeadersResponse.newBuilder().setResponse(routing(headers)));
+    return withDestination(r, destination);
+  }
+
+  /** The routing reply on a buffered request body: header mutation in the body response. */
+  public static ProcessingResponse routeOnBufferedBody(
+      String destination, Map<String, String> headers) {
+    return routeOnBufferedBody(destination, headers, null);
+  }
+
+  /** The routing reply on a buffered body, replacing the body when {@code newBody} is not null. */
+  public static ProcessingResponse routeOnBufferedBody(
+      String destination, Map<String, String> headers, ByteString newBody) {
+    CommonResponse.Builder common = routing(headers).toBuilder();
+    if (newBody != null) {
+      common.setBodyMutation(BodyMutation.newBuilder().setBody(newBody));
+    }
+    ProcessingResponse.Builder r =
+        ProcessingResponse.newBuilder()
+            .setRequestBody(BodyResponse.newBuilder().setResponse(common));
+    return withDestination(r, destination);
+  }
+
+  private static ProcessingResponse withDestination(
+      ProcessingResponse.Builder r, String destination) {
+    if (destination != null) {
+      r.setDynamicMetadata(destinationMetadata(destination));
+    }
+    return r.build();
+  }
+
+  /** One echoed request-body chunk in FULL_DUPLEX_STREAMED mode. */
+  public static ProcessingResponse requestBodyChunk(ByteString chunk, boolean endOfStream) {
+    return ProcessingResponse.newBuilder()
+        .setRequestBody(BodyResponse.newBuilder().setResponse(streamed(chunk, endOfStream)))
+        .build();
+  }
+
+  /** One passed-through response-body chunk in FULL_DUPLEX_STREAMED mode. */
+  public static ProcessingResponse responseBodyChunk(ByteString chunk, boolean endOfStream) {
+    return ProcessingResponse.newBuilder()
+        .setResponseBody(BodyResponse.newBuilder().setResponse(streamed(chunk, endOfStream)))
+        .build();
+  }
+
+  /** Continue with a buffered or streamed response body unchanged. */
+  public static ProcessingResponse continueResponseBody() {
+    return ProcessingResponse.newBuilder()
+        .setResponseBody(BodyResponse.getDefaultInstance())
+        .build();
+  }
+
+  public static ProcessingResponse requestTrailers() {
+    return ProcessingResponse.newBuilder()
+        .setRequestTrailers(TrailersResponse.getDefaultInstance())
+        .build();
+  }
+
+  public static ProcessingResponse responseTrailers() {
+    return ProcessingResponse.newBuilder()
+        .setResponseTrailers(TrailersResponse.getDefaultInstance())
+        .build();
+  }
+
+  /** An error answered directly to the client, with an OpenAI-style JSON body. */
+  public static ProcessingResponse error(OpenAiError error, int retryAfterSeconds) {
+    HeaderMutation.Builder headers =
+        HeaderMutation.newBuilder().addSetHeaders(header("content-type", "application/json"));
+    if (retryAfterSeconds > 0) {
+      headers.addSetHeaders(header("retry-after", Integer.toString(retryAfterSeconds)));
+    }
+    return immediate(error.httpStatus(), headers, error.toJson(), error.code());
+  }
+
+  /** A successful direct answer (e.g. {@code GET /v1/models}). */
+  public static ProcessingResponse ok(String json) {
+    HeaderMutation.Builder headers =
+        HeaderMutation.newBuilder().addSetHeaders(header("content-type", "application/json"));
+    return immediate(200, headers, json, "answered_by_picker");
+  }
+
+  private static ProcessingResponse immediate(
+      int status, HeaderMutation.Builder headers, String body, String details) {
+    return ProcessingResponse.newBuilder()
+        .setImmediateResponse(
+            ImmediateResponse.newBuilder()
+                .setStatus(HttpStatus.newBuilder().setCodeValue(status))
+                .setHeaders(headers)
+                .setBody(ByteString.copyFromUtf8(body))
+                .setDetails(details == null ? "" : details))
+        .build();
+  }
+
+  private static CommonResponse routing(Map<String, String> headers) {
+    HeaderMutation.Builder mutation = HeaderMutation.newBuilder();
+    headers.forEach((k, v) -> mutation.addSetHeaders(header(k, v)));
+    return CommonResponse.newBuilder().setHeaderMutation(mutation).setClearRouteCache(true).build();
+  }
+
+  private static CommonResponse streamed(ByteString chunk, boolean endOfStream) {
+    return CommonResponse.newBuilder()
+        .setBodyMutation(
+            BodyMutation.newBuilder()
+                .setStreamedResponse(
+                    StreamedBodyResponse.newBuilder().setBody(chunk).setEndOfStream(endOfStream)))
+        .build();
+  }
+
+  public static Struct destinationMetadata(String destination) {
+    Struct lb =
+        Struct.newBuilder()
+            .putFields(DESTINATION, Value.newBuilder().setStringValue(destination).build())
+            .build();
+    return Struct.newBuilder()
+        .putFields(LB_NAMESPACE, Value.newBuilder().setStructValue(lb).build())
+        .build();
+  }
+
+  public static HeaderValueOption header(String name, String value) {
+    return HeaderValueOption.newBuilder()
+        .setHeader(
+            HeaderValue.newBuilder()
+                .setKey(name)
+                .setRawValue(ByteString.copyFrom(value, StandardCharsets.UTF_8)))
+        .setAppendAction(HeaderValueOption.HeaderAppendAction.OVERWRITE_IF_EXISTS_OR_ADD)
+        .build();
+  }
+}

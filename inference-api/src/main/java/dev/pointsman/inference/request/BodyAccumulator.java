@@ -1,0 +1,164 @@
+package dev.pointsman.inference.request;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.async.ByteArrayFeeder;
+import dev.pointsman.inference.error.RejectReason;
+import dev.pointsman.inference.error.RequestRejectedException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * Parses one request body incrementally as its chunks arrive: {@link #feed} each chunk, then {@link
+ * #finish}. Chunks are parsed during {@code feed} and not retained, so the caller keeps (and may
+ * forward) its own copies; an array passed to {@code feed} may be reused once the call returns. A
+ * body over the size limit is rejected by the {@code feed} that would pass it, before that chunk is
+ * read. After a rejection every call throws the same exception. Not thread-safe: one per request.
+ */
+public final class BodyAccumulator implements AutoCloseable {
+  private static final int SCRATCH_BYTES = 16 << 10;
+
+  private final JsonParser parser;
+  private final ByteArrayFeeder feeder;
+  private final RequestExtractor extractor;
+  private final ApiKind kind;
+  private final long maxBodyBytes;
+  private long fed;
+  private byte[] scratch;
+  private RequestRejectedException failure;
+  private ParsedRequest result;
+  private boolean closed;
+
+  BodyAccumulator(JsonParser parser, ParserLimits limits, ApiKind kind) {
+    this.parser = parser;
+    this.feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
+    this.extractor = new RequestExtractor(limits);
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.maxBodyBytes = limits.maxBodyBytes();
+  }
+
+  /** Parses a whole chunk. */
+  public void feed(byte[] chunk) {
+    feed(chunk, 0, chunk.length);
+  }
+
+  /** Parses {@code length} bytes of {@code chunk} from {@code offset}. */
+  public void feed(byte[] chunk, int offset, int length) {
+    Objects.checkFromIndexSize(offset, length, chunk.length);
+    admit(length);
+    parse(chunk, offset, length);
+  }
+
+  /** Parses the remaining bytes of {@code chunk} without moving its position. */
+  public void feed(ByteBuffer chunk) {
+    int length = chunk.remaining();
+    if (chunk.hasArray()) {
+      feed(chunk.array(), chunk.arrayOffset() + chunk.position(), length);
+      return;
+    }
+    admit(length);
+    if (scratch == null) {
+      scratch = new byte[SCRATCH_BYTES];
+    }
+    for (int done = 0; done < length; ) {
+      int n = Math.min(scratch.length, length - done);
+      chunk.get(chunk.position() + done, scratch, 0, n);
+      parse(scratch, 0, n);
+      done += n;
+    }
+  }
+
+  /** Ends the body and returns what was parsed; may be called again for the same result. */
+  public ParsedRequest finish() {
+    if (result != null) {
+      return result;
+    }
+    checkNotFailed();
+    if (closed) {
+      throw new IllegalStateException("closed");
+    }
+    try {
+      feeder.endOfInput();
+      drain();
+      if (!extractor.isDone()) {
+        throw extractor.isStarted()
+            ? new RequestRejectedException(
+                RejectReason.TRUNCATED, "request body ends inside the JSON object")
+            : new RequestRejectedException(
+                RejectReason.EMPTY_BODY, "request body is empty (expected a JSON object)");
+      }
+      result = extractor.result(kind);
+      close();
+      return result;
+    } catch (IOException e) {
+      throw fail(JsonFailures.truncation(e));
+    } catch (RequestRejectedException e) {
+      throw fail(e);
+    }
+  }
+
+  /** How many body bytes have been accepted so far. */
+  public long bytesFed() {
+    return fed;
+  }
+
+  /** Releases the parser's buffers; further feeding is an error. */
+  @Override
+  public void close() {
+    closed = true;
+    try {
+      parser.close();
+    } catch (IOException e) {
+      // nothing is held that could fail to close
+    }
+  }
+
+  private void admit(int length) {
+    checkNotFailed();
+    if (closed) {
+      throw new IllegalStateException(result != null ? "body already finished" : "closed");
+    }
+    if (length > maxBodyBytes - fed) {
+      throw fail(
+          new RequestRejectedException(
+              RejectReason.TOO_LARGE,
+              "request body is larger than the limit of " + maxBodyBytes + " bytes"));
+    }
+    fed += length;
+  }
+
+  private void parse(byte[] bytes, int offset, int length) {
+    if (length == 0) {
+      return;
+    }
+    try {
+      feeder.feedInput(bytes, offset, offset + length);
+      drain();
+    } catch (IOException e) {
+      throw fail(JsonFailures.rejection(e));
+    } catch (RequestRejectedException e) {
+      throw fail(e);
+    }
+  }
+
+  private void drain() throws IOException {
+    for (JsonToken t = parser.nextToken();
+        t != null && t != JsonToken.NOT_AVAILABLE;
+        t = parser.nextToken()) {
+      extractor.onToken(t, parser);
+    }
+  }
+
+  private void checkNotFailed() {
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private RequestRejectedException fail(RequestRejectedException e) {
+    failure = e;
+    close();
+    return e;
+  }
+}

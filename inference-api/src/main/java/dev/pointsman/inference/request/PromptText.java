@@ -1,0 +1,85 @@
+package dev.pointsman.inference.request;
+
+import com.fasterxml.jackson.core.JsonParser;
+import java.io.IOException;
+import java.io.Writer;
+
+/**
+ * Prompt text segments joined by {@code '\n'}: keeps the first {@code max} characters, counts them
+ * all. Long strings are copied from the parser's buffers without building a String.
+ */
+final class PromptText extends Writer {
+  private final int max;
+  private StringBuilder kept;
+  private long chars;
+  private int segments;
+
+  PromptText(int max) {
+    this.max = max;
+  }
+
+  /** Appends the current string token of {@code parser} as a new segment. */
+  void append(JsonParser parser) throws IOException {
+    if (segments++ > 0) {
+      chars++;
+      keep('\n');
+    }
+    int length = parser.getTextLength();
+    if (room() > 0 && length > 0) {
+      parser.getText(this);
+    }
+    chars += length;
+  }
+
+  boolean isEmpty() {
+    return segments == 0;
+  }
+
+  long chars() {
+    return chars;
+  }
+
+  /** The kept characters. */
+  CharSequence kept() {
+    return kept == null ? "" : kept;
+  }
+
+  @Override
+  public void write(char[] buffer, int offset, int length) {
+    int n = Math.min(length, room());
+    if (n > 0) {
+      builder(n).append(buffer, offset, n);
+    }
+  }
+
+  @Override
+  public void write(String text, int offset, int length) {
+    int n = Math.min(length, room());
+    if (n > 0) {
+      builder(n).append(text, offset, offset + n);
+    }
+  }
+
+  @Override
+  public void flush() {}
+
+  @Override
+  public void close() {}
+
+  private void keep(char c) {
+    if (room() > 0) {
+      builder(1).append(c);
+    }
+  }
+
+  private int room() {
+    return max - (kept == null ? 0 : kept.length());
+  }
+
+  private StringBuilder builder(int needed) {
+    if (kept == null) {
+      kept = new StringBuilder(Math.min(max, Math.max(256, needed)));
+    }
+    return kept;
+  }
+}
