@@ -8,6 +8,7 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * <p>Health: {@code ""} and {@code liveness} are SERVING once started (Kubernetes' gRPC probe asks
  * for {@code ""} by default, so a pod that is merely not ready is not restarted); {@code readiness}
  * and the caller's service names (e.g. {@code envoy.service.ext_proc.v3.ExternalProcessor}) follow
- * {@link #setReady}. Everything is NOT_SERVING from {@link #close()} on.
+ * {@link #setReady}. Readiness is NOT_SERVING from {@link #drainAndClose} on (while streams are
+ * still served), everything from {@link #close()} on.
  *
  * <p>Executor: unless the caller injects one, callbacks run on a fixed pool of daemon platform
  * threads, one per core and at least two. Handlers never block, so a small bounded pool suffices;
@@ -47,6 +49,7 @@ public final class GrpcServer implements AutoCloseable {
   private volatile Server server;
   private volatile ServerTls tls;
   private boolean closed;
+  private boolean draining;
 
   /**
    * A server, not yet started.
@@ -115,7 +118,54 @@ public final class GrpcServer implements AutoCloseable {
   /** Sets {@code readiness} and the extra health service names SERVING or NOT_SERVING. */
   public void setReady(boolean ready) {
     var status = ready ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
-    readinessNames.forEach(name -> health.setStatus(name, status));
+    synchronized (this) {
+      if (!draining && !closed) {
+        readinessNames.forEach(name -> health.setStatus(name, status));
+      }
+    }
+  }
+
+  /** Waits out a grace period; injected so tests need not wait for time to pass. */
+  @FunctionalInterface
+  public interface Pause {
+    void await(Duration duration) throws InterruptedException;
+
+    Pause SLEEP = Thread::sleep;
+  }
+
+  /**
+   * Graceful shutdown in two steps, so the proxy moves away before any stream is refused: first
+   * {@code readiness} and the extra service names turn NOT_SERVING (liveness stays SERVING) while
+   * the server keeps accepting and serving streams for {@code grace}, waited by {@code pause};
+   * then {@link #close()}. From the first step on, {@link #setReady} no longer changes anything.
+   */
+  public void drainAndClose(Duration grace, Pause pause) {
+    stopReadiness();
+    if (grace.isPositive()) {
+      try {
+        LOG.info("grpc draining: not ready, still serving for {}", grace);
+        pause.await(grace);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    close();
+  }
+
+  /** {@link #drainAndClose(Duration, Pause)}, sleeping out the grace period. */
+  public void drainAndClose(Duration grace) {
+    drainAndClose(grace, Pause.SLEEP);
+  }
+
+  /**
+   * Reports NOT_SERVING on {@code readiness} and the extra service names from now on, while
+   * serving on: the first step of a drain.
+   */
+  public void stopReadiness() {
+    synchronized (this) {
+      draining = true;
+      readinessNames.forEach(name -> health.setStatus(name, ServingStatus.NOT_SERVING));
+    }
   }
 
   /** Blocks until the server has terminated (after {@link #close()}). */
