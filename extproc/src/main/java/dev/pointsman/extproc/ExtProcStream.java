@@ -42,16 +42,17 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       adoptProtocolConfig(message);
       dispatch(message);
     } catch (RequestRejectedException e) {
-      reject(e.error(), e.reason().label(), 0);
+      reject(e.error(), e.reason().label(), 0, java.util.Map.of());
     } catch (Rejection e) {
-      reject(e.error(), e.reason(), e.retryAfterSeconds());
+      reject(e.error(), e.reason(), e.retryAfterSeconds(), e.headers());
     } catch (RuntimeException e) {
       log.warn("ext_proc stream failed on {}: {}", message.getRequestCase(), e.toString(), e);
       reject(
           new OpenAiError(
               500, "internal error in the ext_proc service", "server_error", "internal"),
           "internal",
-          0);
+          0,
+          java.util.Map.of());
     }
   }
 
@@ -102,9 +103,10 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     };
   }
 
-  private void reject(OpenAiError error, String reason, int retryAfter) {
+  private void reject(
+      OpenAiError error, String reason, int retryAfter, java.util.Map<String, String> headers) {
     context.events().onRejected(reason, error.httpStatus());
-    out.onNext(Responses.error(error, retryAfter));
+    out.onNext(Responses.error(error, retryAfter, headers));
     finish("completed");
     out.onCompleted();
   }

@@ -24,6 +24,8 @@ import java.util.UUID;
  * @param contentLength {@code content-length}, or -1 when absent or not a number
  * @param tpotSlo {@code x-slo-tpot-ms} as sent (the request's time-per-output-token objective in
  *     milliseconds), or null when absent
+ * @param testEndpointSelection {@code test-epp-endpoint-selection} as sent (the conformance suite's
+ *     endpoint restriction, honoured only in conformance test mode), or null when absent
  */
 public record RequestHead(
     String method,
@@ -34,10 +36,14 @@ public record RequestHead(
     String objective,
     Set<String> subset,
     long contentLength,
-    String tpotSlo) {
+    String tpotSlo,
+    String testEndpointSelection) {
 
   /** The header carrying a request's time-per-output-token objective, in milliseconds. */
   public static final String TPOT_SLO_HEADER = "x-slo-tpot-ms";
+
+  /** The conformance suite's endpoint-selection header. */
+  public static final String TEST_SELECTION_HEADER = "test-epp-endpoint-selection";
 
   static final String SUBSET_NAMESPACE = "envoy.lb.subset_hint";
   static final String SUBSET_KEY = "x-gateway-destination-endpoint-subset";
@@ -50,6 +56,7 @@ public record RequestHead(
     String objective = null;
     long contentLength = -1;
     String tpotSlo = null;
+    String testSelection = null;
     for (HeaderValue h : headers.getHeaders().getHeadersList()) {
       String v = value(h);
       switch (h.getKey()) {
@@ -60,6 +67,7 @@ public record RequestHead(
         case "x-gateway-inference-objective" -> objective = v.isBlank() ? null : v;
         case "content-length" -> contentLength = parseLength(v);
         case TPOT_SLO_HEADER -> tpotSlo = v;
+        case TEST_SELECTION_HEADER -> testSelection = v;
         default -> {}
       }
     }
@@ -76,7 +84,20 @@ public record RequestHead(
         objective,
         subset(metadata),
         contentLength,
-        tpotSlo);
+        tpotSlo,
+        testSelection);
+  }
+
+  /**
+   * A comma list of endpoints ({@code ip:port}, or a bare {@code ip}) as a set, blanks dropped;
+   * empty when {@code csv} is null.
+   */
+  public static Set<String> endpointList(String csv) {
+    Set<String> out = new LinkedHashSet<>();
+    if (csv != null) {
+      addAll(out, csv);
+    }
+    return out;
   }
 
   /** Envoy sends {@code raw_value}; older senders use {@code value}. */

@@ -133,7 +133,8 @@ final class RequestPhase {
     Verdict verdict = context.handler().decide(head, parsed);
     decidedAtNanos = context.clock().getAsLong();
     switch (verdict) {
-      case Verdict.Reject r -> throw new Rejection(r.error(), r.reason(), r.retryAfterSeconds());
+      case Verdict.Reject r ->
+          throw new Rejection(r.error(), r.reason(), r.retryAfterSeconds(), r.headers());
       case Verdict.Forward f -> {
         forward = f;
         ByteString original = ByteString.copyFrom(chunks);
@@ -147,9 +148,10 @@ final class RequestPhase {
         }
         if (mode == BodyMode.BUFFERED) {
           send.accept(
-              Responses.routeOnBufferedBody(f.destination(), headers, rewritten ? all : null));
+              Responses.routeOnBufferedBody(
+                  f.destination(), f.fallbacks(), headers, rewritten ? all : null));
         } else {
-          send.accept(Responses.routeOnHeaders(f.destination(), headers));
+          send.accept(Responses.routeOnHeaders(f.destination(), f.fallbacks(), headers));
           echo(all, endOfStream);
         }
       }
@@ -181,10 +183,18 @@ final class RequestPhase {
     return decidedAtNanos;
   }
 
-  /** Tells a forwarded request's listener that its response produced a first byte. */
-  void firstByte() {
+  /** Tells a forwarded request's listener its response headers; returns the headers to set. */
+  Map<String, String> responseHeaders(int status, String servedBy) {
     if (forward != null && !ended) {
-      forward.listener().onFirstByte();
+      return forward.listener().onResponseHeaders(status, servedBy);
+    }
+    return Map.of();
+  }
+
+  /** Tells a forwarded request's listener that its response produced a first byte at {@code at}. */
+  void firstByte(long at) {
+    if (forward != null && !ended) {
+      forward.listener().onFirstByte(at - decidedAtNanos);
     }
   }
 

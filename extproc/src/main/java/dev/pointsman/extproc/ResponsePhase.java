@@ -8,6 +8,7 @@ import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpHeaders;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -44,10 +45,12 @@ final class ResponsePhase {
       }
     }
     servedBy = served(metadata);
-    send.accept(Responses.continueResponseHeaders());
+    Map<String, String> set = request.responseHeaders(status, servedBy);
+    send.accept(
+        set.isEmpty() ? Responses.continueResponseHeaders() : Responses.setResponseHeaders(set));
     if (mode != BodyMode.FULL_DUPLEX_STREAMED) {
       firstByteNanos = clock.getAsLong();
-      request.firstByte();
+      request.firstByte(firstByteNanos);
     }
     if (headers.getEndOfStream()) {
       complete(Completion.End.COMPLETED);
@@ -60,7 +63,7 @@ final class ResponsePhase {
     }
     if (firstByteNanos < 0 && !body.getBody().isEmpty()) {
       firstByteNanos = clock.getAsLong();
-      request.firstByte();
+      request.firstByte(firstByteNanos);
     }
     tail.append(body.getBody());
     if (mode == BodyMode.FULL_DUPLEX_STREAMED) {
@@ -109,6 +112,7 @@ final class ResponsePhase {
       return null;
     }
     Value v = lb.getFieldsMap().get(Responses.SERVED_KEY);
-    return v == null ? null : v.getStringValue();
+    String served = v == null ? "" : v.getStringValue().trim();
+    return served.isEmpty() ? null : served;
   }
 }

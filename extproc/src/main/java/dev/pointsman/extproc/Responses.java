@@ -31,6 +31,12 @@ public final class Responses {
   /** Metadata key under {@code envoy.lb} naming the endpoint that actually served. */
   public static final String SERVED_KEY = "x-gateway-destination-endpoint-served";
 
+  /**
+   * Metadata key under {@code envoy.lb} carrying the fallback endpoints apart from the destination,
+   * for data planes whose destination must be a single address (ORIGINAL_DST).
+   */
+  public static final String FALLBACKS_KEY = "x-gateway-destination-endpoint-fallbacks";
+
   private Responses() {}
 
   /** Continue with the request headers unchanged. */
@@ -47,15 +53,32 @@ public final class Responses {
         .build();
   }
 
+  /** Continue with the response headers, setting {@code headers} on them. */
+  public static ProcessingResponse setResponseHeaders(Map<String, String> headers) {
+    HeaderMutation.Builder mutation = HeaderMutation.newBuilder();
+    headers.forEach((k, v) -> mutation.addSetHeaders(header(k, v)));
+    return ProcessingResponse.newBuilder()
+        .setResponseHeaders(
+            HeadersResponse.newBuilder()
+                .setResponse(CommonResponse.newBuilder().setHeaderMutation(mutation)))
+        .build();
+  }
+
   /**
    * The routing reply on the request headers (FULL_DUPLEX_STREAMED): header mutations, and the
    * destination metadata unless {@code destination} is null.
    */
   public static ProcessingResponse routeOnHeaders(String destination, Map<String, String> headers) {
+    return routeOnHeaders(destination, null, headers);
+  }
+
+  /** {@link #routeOnHeaders(String, Map)} with the fallbacks metadata, unless null. */
+  public static ProcessingResponse routeOnHeaders(
+      String destination, String fallbacks, Map<String, String> headers) {
     ProcessingResponse.Builder r =
         ProcessingResponse.newBuilder()
             .setRequestHeaders(HeadersResponse.newBuilder().setResponse(routing(headers)));
-    return withDestination(r, destination);
+    return withDestination(r, destination, fallbacks);
   }
 
   /** The routing reply on a buffered request body: header mutation in the body response. */
@@ -67,6 +90,12 @@ public final class Responses {
   /** The routing reply on a buffered body, replacing the body when {@code newBody} is not null. */
   public static ProcessingResponse routeOnBufferedBody(
       String destination, Map<String, String> headers, ByteString newBody) {
+    return routeOnBufferedBody(destination, null, headers, newBody);
+  }
+
+  /** {@link #routeOnBufferedBody(String, Map, ByteString)} with the fallbacks metadata. */
+  public static ProcessingResponse routeOnBufferedBody(
+      String destination, String fallbacks, Map<String, String> headers, ByteString newBody) {
     CommonResponse.Builder common = routing(headers).toBuilder();
     if (newBody != null) {
       common.setBodyMutation(BodyMutation.newBuilder().setBody(newBody));
@@ -74,13 +103,13 @@ public final class Responses {
     ProcessingResponse.Builder r =
         ProcessingResponse.newBuilder()
             .setRequestBody(BodyResponse.newBuilder().setResponse(common));
-    return withDestination(r, destination);
+    return withDestination(r, destination, fallbacks);
   }
 
   private static ProcessingResponse withDestination(
-      ProcessingResponse.Builder r, String destination) {
+      ProcessingResponse.Builder r, String destination, String fallbacks) {
     if (destination != null) {
-      r.setDynamicMetadata(destinationMetadata(destination));
+      r.setDynamicMetadata(destinationMetadata(destination, fallbacks));
     }
     return r.build();
   }
@@ -120,11 +149,18 @@ public final class Responses {
 
   /** An error answered directly to the client, with an OpenAI-style JSON body. */
   public static ProcessingResponse error(OpenAiError error, int retryAfterSeconds) {
+    return error(error, retryAfterSeconds, Map.of());
+  }
+
+  /** An error answered directly to the client, also setting {@code extra} headers. */
+  public static ProcessingResponse error(
+      OpenAiError error, int retryAfterSeconds, Map<String, String> extra) {
     HeaderMutation.Builder headers =
         HeaderMutation.newBuilder().addSetHeaders(header("content-type", "application/json"));
     if (retryAfterSeconds > 0) {
       headers.addSetHeaders(header("retry-after", Integer.toString(retryAfterSeconds)));
     }
+    extra.forEach((k, v) -> headers.addSetHeaders(header(k, v)));
     return immediate(error.httpStatus(), headers, error.toJson(), error.code());
   }
 
@@ -163,10 +199,21 @@ public final class Responses {
   }
 
   public static Struct destinationMetadata(String destination) {
-    Struct lb =
+    return destinationMetadata(destination, null);
+  }
+
+  /**
+   * The {@code envoy.lb} metadata: the destination, and the fallbacks under {@link #FALLBACKS_KEY}
+   * unless {@code fallbacks} is null or empty.
+   */
+  public static Struct destinationMetadata(String destination, String fallbacks) {
+    Struct.Builder builder =
         Struct.newBuilder()
-            .putFields(DESTINATION, Value.newBuilder().setStringValue(destination).build())
-            .build();
+            .putFields(DESTINATION, Value.newBuilder().setStringValue(destination).build());
+    if (fallbacks != null && !fallbacks.isEmpty()) {
+      builder.putFields(FALLBACKS_KEY, Value.newBuilder().setStringValue(fallbacks).build());
+    }
+    Struct lb = builder.build();
     return Struct.newBuilder()
         .putFields(LB_NAMESPACE, Value.newBuilder().setStructValue(lb).build())
         .build();

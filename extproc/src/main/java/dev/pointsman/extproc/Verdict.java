@@ -15,9 +15,15 @@ public sealed interface Verdict {
    * @param listener told exactly once how the request's stream ended
    * @param model the model name the body must carry (rewritten when it differs), or null to leave
    *     the body as it is
+   * @param fallbacks the {@code envoy.lb} fallbacks metadata value (kept apart from the
+   *     destination), or null to send none
    */
   record Forward(
-      Map<String, String> setHeaders, String destination, ResponseListener listener, String model)
+      Map<String, String> setHeaders,
+      String destination,
+      ResponseListener listener,
+      String model,
+      String fallbacks)
       implements Verdict {
     public Forward {
       setHeaders = Map.copyOf(setHeaders);
@@ -25,7 +31,15 @@ public sealed interface Verdict {
     }
 
     public Forward(Map<String, String> setHeaders, String destination, ResponseListener listener) {
-      this(setHeaders, destination, listener, null);
+      this(setHeaders, destination, listener, null, null);
+    }
+
+    public Forward(
+        Map<String, String> setHeaders,
+        String destination,
+        ResponseListener listener,
+        String model) {
+      this(setHeaders, destination, listener, model, null);
     }
   }
 
@@ -35,11 +49,19 @@ public sealed interface Verdict {
    * @param error the OpenAI error (its status is the HTTP status)
    * @param reason a bounded metrics label
    * @param retryAfterSeconds the {@code retry-after} to send, or 0
+   * @param headers further headers to set on the error response (values sent as {@code raw_value})
    */
-  record Reject(OpenAiError error, String reason, int retryAfterSeconds) implements Verdict {
+  record Reject(
+      OpenAiError error, String reason, int retryAfterSeconds, Map<String, String> headers)
+      implements Verdict {
     public Reject {
       Objects.requireNonNull(error, "error");
       Objects.requireNonNull(reason, "reason");
+      headers = Map.copyOf(headers);
+    }
+
+    public Reject(OpenAiError error, String reason, int retryAfterSeconds) {
+      this(error, reason, retryAfterSeconds, Map.of());
     }
   }
 
@@ -48,8 +70,25 @@ public sealed interface Verdict {
   interface ResponseListener {
     void onEnd(Completion completion);
 
-    /** The first byte of the response body arrived (at most once, before {@link #onEnd}). */
-    default void onFirstByte() {}
+    /**
+     * The response headers arrived (at most once, before {@link #onFirstByte}).
+     *
+     * @param status the upstream HTTP status, or 0 if unreadable
+     * @param servedBy the endpoint the proxy reports served the request ({@code envoy.lb} / {@code
+     *     x-gateway-destination-endpoint-served}), or null
+     * @return headers to set on the response (values sent as {@code raw_value}); empty for none
+     */
+    default Map<String, String> onResponseHeaders(int status, String servedBy) {
+      return Map.of();
+    }
+
+    /**
+     * The first byte of the response arrived (at most once, before {@link #onEnd}): the first body
+     * byte, or the response headers when the body is not streamed to the processor.
+     *
+     * @param ttftNanos from the decision to that byte
+     */
+    default void onFirstByte(long ttftNanos) {}
 
     ResponseListener NONE = c -> {};
   }

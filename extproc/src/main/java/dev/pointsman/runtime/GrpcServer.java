@@ -136,8 +136,8 @@ public final class GrpcServer implements AutoCloseable {
   /**
    * Graceful shutdown in two steps, so the proxy moves away before any stream is refused: first
    * {@code readiness} and the extra service names turn NOT_SERVING (liveness stays SERVING) while
-   * the server keeps accepting and serving streams for {@code grace}, waited by {@code pause};
-   * then {@link #close()}. From the first step on, {@link #setReady} no longer changes anything.
+   * the server keeps accepting and serving streams for {@code grace}, waited by {@code pause}; then
+   * {@link #close()}. From the first step on, {@link #setReady} no longer changes anything.
    */
   public void drainAndClose(Duration grace, Pause pause) {
     stopReadiness();
@@ -158,8 +158,8 @@ public final class GrpcServer implements AutoCloseable {
   }
 
   /**
-   * Reports NOT_SERVING on {@code readiness} and the extra service names from now on, while
-   * serving on: the first step of a drain.
+   * Reports NOT_SERVING on {@code readiness} and the extra service names from now on, while serving
+   * on: the first step of a drain.
    */
   public void stopReadiness() {
     synchronized (this) {

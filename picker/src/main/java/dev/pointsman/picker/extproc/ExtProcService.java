@@ -25,6 +25,17 @@ public final class ExtProcService {
       ExtProcSettings settings,
       ExtProcObserver observer,
       LongSupplier nanoClock) {
+    return create(routing, parser, settings, observer, nanoClock, PickerOptions.DEFAULTS);
+  }
+
+  /** Builds the gRPC service with the given protocol options. */
+  public static BindableService create(
+      Routing routing,
+      RequestParser parser,
+      ExtProcSettings settings,
+      ExtProcObserver observer,
+      LongSupplier nanoClock,
+      PickerOptions options) {
     ExtProcEvents events =
         new ExtProcEvents() {
           @Override
@@ -38,6 +49,10 @@ public final class ExtProcService {
           }
         };
     return new ExternalProcessorService(
-        new PickerHandler(routing, observer, nanoClock), parser, settings, events, nanoClock);
+        new PickerHandler(routing, observer, nanoClock, options),
+        parser,
+        settings,
+        events,
+        nanoClock);
   }
 }

@@ -7,30 +7,44 @@ import dev.pointsman.extproc.Responses;
 import dev.pointsman.extproc.Verdict;
 import dev.pointsman.inference.error.OpenAiError;
 import dev.pointsman.inference.request.ParsedRequest;
+import dev.pointsman.picker.routing.DroppedReason;
 import dev.pointsman.picker.routing.RouteInput;
 import dev.pointsman.picker.routing.RouteOutcome;
 import dev.pointsman.picker.routing.Routing;
 import dev.pointsman.picker.scheduling.Candidate;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
 import java.util.function.LongSupplier;
 
 /**
- * The endpoint picker's decision: route the request, set {@code x-gateway-destination-endpoint}
- * (exactly one {@code ip:port}, as an ORIGINAL_DST cluster requires) and the {@code envoy.lb}
- * metadata (the primary, then any fallbacks, for data planes that retry through them), make the
- * body name the model as the model server knows it (an alias or an omitted model is rewritten), and
- * release the in-flight hold exactly once when the request ends.
+ * The endpoint picker's decision: route the request, set {@code x-gateway-destination-endpoint} and
+ * the {@code envoy.lb} destination to the same value (the primary alone for an ORIGINAL_DST data
+ * plane, with the fallbacks in a key of their own; the primary then the fallbacks for an
+ * override_host data plane), make the body name the model as the model server knows it (an alias or
+ * an omitted model is rewritten), charge the request to the endpoint that served it, and release
+ * its in-flight hold exactly once when it ends. Every 429 and 503 says why in {@link
+ * DroppedReason#HEADER}.
  */
 final class PickerHandler implements ExtProcHandler {
+  /** The conformance suite reads the served endpoint here. */
+  static final String SERVED_HEADER = "x-conformance-test-served-endpoint";
+
+  /** What the served-endpoint header says when the proxy did not report one (as lwepp does). */
+  static final String SERVED_MISSING = "fail: missing destination endpoint served metadata";
+
   private final Routing routing;
   private final ExtProcObserver observer;
   private final LongSupplier clock;
+  private final PickerOptions options;
 
-  PickerHandler(Routing routing, ExtProcObserver observer, LongSupplier clock) {
+  PickerHandler(
+      Routing routing, ExtProcObserver observer, LongSupplier clock, PickerOptions options) {
     this.routing = routing;
     this.observer = observer;
     this.clock = clock;
+    this.options = options;
   }
 
   @Override
@@ -45,15 +59,37 @@ final class PickerHandler implements ExtProcHandler {
           0);
     }
     RouteInput input =
-        new RouteInput(head.requestId(), body, head.objective(), head.subset(), tpotSlo);
+        new RouteInput(head.requestId(), body, head.objective(), allowed(head), tpotSlo);
     long start = clock.getAsLong();
     RouteOutcome outcome = routing.route(input);
     observer.onDecision(input, outcome, clock.getAsLong() - start);
     return switch (outcome) {
-      case RouteOutcome.Rejected r ->
-          new Verdict.Reject(r.error(), r.reason(), r.retryAfterSeconds());
+      case RouteOutcome.Rejected r -> reject(r);
       case RouteOutcome.Routed r -> forward(head, r);
     };
+  }
+
+  /**
+   * The endpoints the request may go to: the proxy's subset hint, or in conformance test mode the
+   * {@code test-epp-endpoint-selection} header when present (it wins over the hint, as in the
+   * suite's reference picker). Outside that mode the header is ignored: clients never choose pods.
+   */
+  private Set<String> allowed(RequestHead head) {
+    String selection = head.testEndpointSelection();
+    if (options.conformanceTestHooks() && selection != null && !selection.isBlank()) {
+      return RequestHead.endpointList(selection);
+    }
+    return head.subset();
+  }
+
+  private static Verdict reject(RouteOutcome.Rejected r) {
+    int status = r.error().httpStatus();
+    if (status != 429 && status != 503) {
+      return new Verdict.Reject(r.error(), r.reason(), r.retryAfterSeconds());
+    }
+    String why = r.droppedReason() == null ? DroppedReason.INTERNAL : r.droppedReason();
+    return new Verdict.Reject(
+        r.error(), r.reason(), r.retryAfterSeconds(), Map.of(DroppedReason.HEADER, why));
   }
 
   /** The {@code x-slo-tpot-ms} header in seconds, NaN when absent. */
@@ -78,32 +114,67 @@ final class PickerHandler implements ExtProcHandler {
   }
 
   private Verdict forward(RequestHead head, RouteOutcome.Routed r) {
+    String primary = r.picked().address();
+    StringJoiner fallbacks = new StringJoiner(",");
+    for (Candidate c : r.picked().fallbacks()) {
+      fallbacks.add(c.address());
+    }
+    boolean list = options.dataPlane() == PickerOptions.DataPlane.OVERRIDE_HOST;
+    String destination = list && fallbacks.length() > 0 ? primary + "," + fallbacks : primary;
     Map<String, String> headers = new LinkedHashMap<>();
-    headers.put(Responses.DESTINATION, r.picked().address());
+    headers.put(Responses.DESTINATION, destination);
     headers.put("x-gateway-model-name", r.model());
     if (head.requestIdGenerated()) {
       headers.put("x-request-id", head.requestId());
     }
-    StringBuilder destinations = new StringBuilder(r.picked().address());
-    for (Candidate c : r.picked().fallbacks()) {
-      destinations.append(',').append(c.address());
-    }
     return new Verdict.Forward(
         headers,
-        destinations.toString(),
-        new Verdict.ResponseListener() {
-          @Override
-          public void onFirstByte() {
-            r.picked().ticket().firstToken(); // its prefill is done: no longer queued work
-          }
+        destination,
+        new Listener(r),
+        r.model(),
+        list || fallbacks.length() == 0 ? null : fallbacks.toString());
+  }
 
-          @Override
-          public void onEnd(Completion completion) {
-            routing.completed(r, completion);
-            observer.onCompleted(r, completion);
-          }
-        },
-        r.model());
+  /**
+   * Follows one routed request's response. Its callbacks come from one stream, one at a time; the
+   * fields are volatile because gRPC may run successive callbacks on different threads.
+   */
+  private final class Listener implements Verdict.ResponseListener {
+    private volatile RouteOutcome.Routed routed;
+    private volatile int status;
+    private volatile String servedBy;
+
+    Listener(RouteOutcome.Routed routed) {
+      this.routed = routed;
+    }
+
+    @Override
+    public Map<String, String> onResponseHeaders(int status, String servedBy) {
+      this.status = status;
+      this.servedBy = servedBy;
+      RouteOutcome.Routed current = routing.served(routed, servedBy);
+      routed = current;
+      if (!current.streamed()) {
+        // a non-streamed response's headers come once it is generated: its prefill is long over
+        current.picked().ticket().firstToken();
+      }
+      if (!options.conformanceTestHooks()) {
+        return Map.of();
+      }
+      return Map.of(SERVED_HEADER, servedBy == null ? SERVED_MISSING : servedBy);
+    }
+
+    @Override
+    public void onFirstByte(long ttftNanos) {
+      routing.firstByte(routed, status, servedBy, ttftNanos);
+    }
+
+    @Override
+    public void onEnd(Completion completion) {
+      RouteOutcome.Routed current = routed;
+      routing.completed(current, completion);
+      observer.onCompleted(current, completion);
+    }
   }
 
   @Override

@@ -94,12 +94,14 @@ public final class OneHopRouter implements Routing {
           new RouteOutcome.Rejected(
               new OpenAiError(429, s.reason(), "rate_limit_error", "pool_saturated"),
               "shed",
-              s.retryAfterSeconds());
+              s.retryAfterSeconds(),
+              DroppedReason.SATURATED);
       case Decision.NoEndpoints n ->
           new RouteOutcome.Rejected(
               new OpenAiError(503, n.reason(), "server_error", "no_ready_endpoint"),
               "no_endpoints",
-              1);
+              1,
+              DroppedReason.of(n.cause()));
     };
   }
 
@@ -116,16 +118,42 @@ public final class OneHopRouter implements Routing {
   }
 
   @Override
-  public void completed(RouteOutcome.Routed routed, Completion completion) {
-    routed.picked().ticket().release();
-    if (completion.ttftNanos() < 0 || completion.status() != 200) {
-      return;
+  public RouteOutcome.Routed served(RouteOutcome.Routed routed, String endpoint) {
+    if (endpoint == null || endpoint.equals(routed.address())) {
+      return routed;
     }
-    if (!routed.streamed()) {
+    Decision.Picked moved = scheduler.servedBy(routed.picked(), endpoint);
+    if (moved == null) {
+      return routed; // not an endpoint it picked: its hold is released, nothing is learned
+    }
+    return new RouteOutcome.Routed(
+        moved, moved.primary().state().endpoint().pool(), routed.model(), routed.streamed());
+  }
+
+  @Override
+  public void firstByte(RouteOutcome.Routed routed, int status, String servedBy, long ttftNanos) {
+    routed.picked().ticket().firstToken();
+    if (status != 200 || !routed.streamed() || !servedByPick(routed, servedBy)) {
       // the first byte of a non-streamed response comes after the last token: no TTFT to learn
       return;
     }
-    scheduler.observeTtft(routed.picked(), completion.ttftNanos() / 1e9);
+    scheduler.observeTtft(routed.picked(), ttftNanos / 1e9);
+  }
+
+  private static boolean servedByPick(RouteOutcome.Routed routed, String servedBy) {
+    return servedBy == null || servedBy.equals(routed.address());
+  }
+
+  @Override
+  public void completed(RouteOutcome.Routed routed, Completion completion) {
+    routed.picked().ticket().release();
+    if (completion.ttftNanos() < 0
+        || completion.status() != 200
+        || !routed.streamed()
+        || !servedByPick(routed, completion.servedBy())) {
+      return;
+    }
+    // the time to first token was learned at the first byte (firstByte)
     int tokens = completion.usage().completionTokens();
     if (completion.end() == Completion.End.COMPLETED
         && tokens >= 2

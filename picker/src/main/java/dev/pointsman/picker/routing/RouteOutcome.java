@@ -22,6 +22,11 @@ public sealed interface RouteOutcome {
       Objects.requireNonNull(picked, "picked");
       Objects.requireNonNull(pool, "pool");
     }
+
+    /** The address the request is charged to. */
+    public String address() {
+      return picked.address();
+    }
   }
 
   /**
@@ -30,11 +35,17 @@ public sealed interface RouteOutcome {
    * @param error the OpenAI error (its status is the HTTP status)
    * @param reason a bounded metrics label
    * @param retryAfterSeconds for 429/503, the back-off to suggest, or 0
+   * @param droppedReason for 429/503, the {@link DroppedReason} value, or null
    */
-  record Rejected(OpenAiError error, String reason, int retryAfterSeconds) implements RouteOutcome {
+  record Rejected(OpenAiError error, String reason, int retryAfterSeconds, String droppedReason)
+      implements RouteOutcome {
     public Rejected {
       Objects.requireNonNull(error, "error");
       Objects.requireNonNull(reason, "reason");
+    }
+
+    public Rejected(OpenAiError error, String reason, int retryAfterSeconds) {
+      this(error, reason, retryAfterSeconds, null);
     }
   }
 }

@@ -9,7 +9,26 @@ public interface Routing {
   RouteOutcome route(RouteInput input);
 
   /**
-   * A routed request ended: releases its in-flight hold and learns from its time to first token.
+   * The proxy reported which endpoint served a routed request (at its response headers). Returns
+   * the request as charged to that endpoint: itself when the primary served, the pick moved to the
+   * fallback that served, or (an endpoint not picked) itself with its hold released.
+   */
+  default RouteOutcome.Routed served(RouteOutcome.Routed routed, String endpoint) {
+    return routed;
+  }
+
+  /**
+   * A routed request's response produced its first byte, {@code ttftNanos} after the decision: its
+   * prefill is over, and a streamed, successful response teaches its time to first token now (as
+   * the benchmark does at the first token). {@code servedBy} is the endpoint the proxy reported, or
+   * null.
+   */
+  default void firstByte(RouteOutcome.Routed routed, int status, String servedBy, long ttftNanos) {
+    routed.picked().ticket().firstToken();
+  }
+
+  /**
+   * A routed request ended: releases its in-flight hold and learns its time per output token.
    * Called exactly once per routed request.
    */
   void completed(RouteOutcome.Routed routed, Completion completion);

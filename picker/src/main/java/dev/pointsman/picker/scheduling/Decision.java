@@ -14,19 +14,50 @@ public sealed interface Decision {
    * @param ticket the in-flight hold on the primary; release it when the request ends
    * @param explanation every scorer's score per candidate
    * @param prediction what the scheduler predicted for the primary, to learn from later
+   * @param fallbackPredictions what it predicted for each fallback, in the same order (empty when
+   *     not made), to learn from when a retry lands there
    */
   record Picked(
       Candidate primary,
       List<Candidate> fallbacks,
       InFlightTracker.Ticket ticket,
       Explanation explanation,
-      Prediction prediction)
+      Prediction prediction,
+      List<Prediction> fallbackPredictions)
       implements Decision {
     public Picked {
       Objects.requireNonNull(primary, "primary");
       fallbacks = List.copyOf(fallbacks);
       Objects.requireNonNull(ticket, "ticket");
       Objects.requireNonNull(prediction, "prediction");
+      fallbackPredictions = List.copyOf(fallbackPredictions);
+      if (!fallbackPredictions.isEmpty() && fallbackPredictions.size() != fallbacks.size()) {
+        throw new IllegalArgumentException(
+            "fallbackPredictions: "
+                + fallbackPredictions.size()
+                + " (expected none or one per fallback, "
+                + fallbacks.size()
+                + ")");
+      }
+    }
+
+    public Picked(
+        Candidate primary,
+        List<Candidate> fallbacks,
+        InFlightTracker.Ticket ticket,
+        Explanation explanation,
+        Prediction prediction) {
+      this(primary, fallbacks, ticket, explanation, prediction, List.of());
+    }
+
+    /** The index of {@code address} among the fallbacks, or -1. */
+    public int fallbackIndex(String address) {
+      for (int i = 0; i < fallbacks.size(); i++) {
+        if (fallbacks.get(i).address().equals(address)) {
+          return i;
+        }
+      }
+      return -1;
     }
 
     public String address() {
@@ -64,6 +95,10 @@ public sealed interface Decision {
       int loadsAhead,
       double analyticTpotSeconds,
       double predictedTpotSeconds) {
+    /** No prediction: nothing is learned from a request that carries it. */
+    public static final Prediction NONE =
+        new Prediction(Double.NaN, Double.NaN, 0, LoraState.NONE, 0, Double.NaN, Double.NaN);
+
     /** The whole predicted TTFT, or NaN. */
     public double predictedSeconds() {
       return baseSeconds + adapterSeconds;
@@ -82,6 +117,25 @@ public sealed interface Decision {
    * Nothing can serve the request.
    *
    * @param reason why, for the error message
+   * @param cause which step left no candidate
    */
-  record NoEndpoints(String reason) implements Decision {}
+  record NoEndpoints(String reason, Cause cause) implements Decision {
+    public NoEndpoints {
+      Objects.requireNonNull(cause, "cause");
+    }
+
+    public NoEndpoints(String reason) {
+      this(reason, Cause.NONE_READY);
+    }
+
+    /** Which step left no candidate. */
+    public enum Cause {
+      /** The pools have no endpoint, or none is ready. */
+      NONE_READY,
+      /** Endpoints are ready, but none is in the proxy's subset hint. */
+      SUBSET_EMPTY,
+      /** A filter of the policy removed every candidate. */
+      FILTERED
+    }
+  }
 }

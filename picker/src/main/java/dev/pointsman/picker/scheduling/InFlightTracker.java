@@ -63,6 +63,21 @@ public final class InFlightTracker {
         address, c, epoch, promptTokens, prefillTokens, adapter, adapter != null && load);
   }
 
+  /**
+   * Moves a request's hold to {@code address} (a retry landed on a fallback): {@code from} is
+   * released, and a ticket with the same prompt, and the same prefill state, is assigned there.
+   * Assigning it does not count as triggering an adapter load.
+   */
+  public Ticket transfer(Ticket from, String address) {
+    boolean prefilled = from.prefilled.get();
+    from.release();
+    Ticket to = assign(address, from.tokens, from.prefill, from.adapter, false);
+    if (prefilled) {
+      to.firstToken();
+    }
+    return to;
+  }
+
   /** Adapters with requests the picker sent to {@code address} and that have not finished. */
   public Set<String> liveAdapters(String address) {
     Counters c = byEndpoint.get(address);

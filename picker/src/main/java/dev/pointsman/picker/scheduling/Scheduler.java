@@ -133,7 +133,11 @@ public final class Scheduler {
       RandomGenerator random) {
     List<Candidate> candidates = candidates(request, pools);
     if (candidates.isEmpty()) {
-      return new Decision.NoEndpoints(noEndpointReason(request, pools));
+      Decision.NoEndpoints.Cause cause =
+          request.subset() != null && anyAvailable(pools)
+              ? Decision.NoEndpoints.Cause.SUBSET_EMPTY
+              : Decision.NoEndpoints.Cause.NONE_READY;
+      return new Decision.NoEndpoints(noEndpointReason(request, pools), cause);
     }
     long[] blocks = hasher.hash(request.model(), request.promptPrefix());
     CycleState state =
@@ -149,7 +153,8 @@ public final class Scheduler {
     for (Filter filter : policy.filters()) {
       candidates = filter.filter(request, candidates, state);
       if (candidates.isEmpty()) {
-        return new Decision.NoEndpoints("no endpoint passed the " + filter.type());
+        return new Decision.NoEndpoints(
+            "no endpoint passed the " + filter.type(), Decision.NoEndpoints.Cause.FILTERED);
       }
     }
     if (request.sheddable() && policy.saturation().saturated(candidates)) {
@@ -189,11 +194,12 @@ public final class Scheduler {
       fallbacks.add(candidates.get(order[i]));
     }
     double uncached = request.promptTokens() - state.cachedTokens(order[0], request.promptTokens());
-    LoraState lora =
-        request.adapter() == null
-            ? LoraState.NONE
-            : LoraAffinityScorer.state(primary, request.adapter(), state);
-    int loadsAhead = lora.waitsForLoad() ? inFlight.loadsInProgress(primary.address()) : 0;
+    Decision.Prediction prediction = predict(request, candidates, order[0], state);
+    List<Decision.Prediction> fallbackPredictions = new ArrayList<>(order.length - 1);
+    for (int i = 1; i < order.length; i++) {
+      fallbackPredictions.add(predict(request, candidates, order[i], state));
+    }
+    LoraState lora = prediction.lora();
     InFlightTracker.Ticket ticket =
         inFlight.assign(
             primary.address(),
@@ -209,18 +215,50 @@ public final class Scheduler {
       addresses.add(c.address());
     }
     Explanation why = new Explanation(names, weights, addresses, scores, totals, order[0]);
-    double analytic = state.analyticTtft(order[0]);
-    double tpot = analyticTpot(primary, request, state.meanQueuedTokens(primary.address()));
+    return new Decision.Picked(primary, fallbacks, ticket, why, prediction, fallbackPredictions);
+  }
+
+  /** What the scheduler predicts for candidate {@code i}, before any pick is counted. */
+  private Decision.Prediction predict(
+      SchedulingRequest request, List<Candidate> candidates, int i, CycleState state) {
+    Candidate c = candidates.get(i);
+    LoraState lora =
+        request.adapter() == null
+            ? LoraState.NONE
+            : LoraAffinityScorer.state(c, request.adapter(), state);
+    int loadsAhead = lora.waitsForLoad() ? inFlight.loadsInProgress(c.address()) : 0;
+    double analytic = state.analyticTtft(i);
+    double tpot = analyticTpot(c, request, state.meanQueuedTokens(c.address()));
+    return new Decision.Prediction(
+        analytic,
+        Double.isNaN(analytic) ? Double.NaN : latencyModel.predict(c.address(), analytic),
+        state.adapterSeconds(i),
+        lora,
+        loadsAhead,
+        tpot,
+        tpotModel.predict(c.address(), tpot));
+  }
+
+  /**
+   * The proxy reports that {@code served}, one of the pick's fallbacks, served the request (a retry
+   * landed there): the in-flight hold moves from the primary to it, and what is learned later is
+   * learned about it. Returns the pick as charged to the fallback, or null when {@code served} is
+   * not one of the fallbacks (the primary's hold is then released and nothing is learned).
+   */
+  public Decision.Picked servedBy(Decision.Picked picked, String served) {
+    int i = picked.fallbackIndex(served);
+    if (i < 0) {
+      picked.ticket().release();
+      return null;
+    }
+    Candidate fallback = picked.fallbacks().get(i);
+    InFlightTracker.Ticket ticket = inFlight.transfer(picked.ticket(), fallback.address());
     Decision.Prediction prediction =
-        new Decision.Prediction(
-            analytic,
-            Double.isNaN(analytic) ? Double.NaN : latencyModel.predict(primary.address(), analytic),
-            state.adapterSeconds(order[0]),
-            lora,
-            loadsAhead,
-            tpot,
-            tpotModel.predict(primary.address(), tpot));
-    return new Decision.Picked(primary, fallbacks, ticket, why, prediction);
+        picked.fallbackPredictions().isEmpty()
+            ? Decision.Prediction.NONE
+            : picked.fallbackPredictions().get(i);
+    return new Decision.Picked(
+        fallback, List.of(), ticket, picked.explanation(), prediction, List.of());
   }
 
   /** Output tokens assumed when a request does not cap them (about a chat answer's mean). */
@@ -250,7 +288,7 @@ public final class Scheduler {
         if (!e.available()) {
           continue;
         }
-        if (request.subset() != null && !request.subset().contains(e.address())) {
+        if (!request.allows(e.address())) {
           continue;
         }
         out.add(new Candidate(e, inFlight.load(e.address()), SpeedProfile.of(e.endpoint())));
@@ -275,6 +313,17 @@ public final class Scheduler {
       }
     }
     return prefixIndex.match(blocks, a -> index.getOrDefault(a, -1), candidates.size());
+  }
+
+  private static boolean anyAvailable(List<PoolSnapshot> pools) {
+    for (PoolSnapshot pool : pools) {
+      for (EndpointState e : pool.endpoints()) {
+        if (e.available()) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static String noEndpointReason(SchedulingRequest request, List<PoolSnapshot> pools) {

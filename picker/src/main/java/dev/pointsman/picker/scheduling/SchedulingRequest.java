@@ -13,7 +13,8 @@ import java.util.Set;
  * @param promptTokens estimated prompt tokens (whole prompt)
  * @param maxOutputTokens requested output limit, or -1
  * @param sheddable true when the request's objective allows shedding under saturation
- * @param subset endpoint addresses the proxy allows (subset hint), or null for no restriction
+ * @param subset endpoints the proxy allows (subset hint), or null for no restriction: {@code
+ *     ip:port} allows that endpoint, a bare {@code ip} every port of that address
  * @param tpotSloSeconds the request's time-per-output-token objective, or NaN for none
  */
 public record SchedulingRequest(
@@ -60,6 +61,25 @@ public record SchedulingRequest(
       throw new IllegalArgumentException(
           "tpotSloSeconds: " + tpotSloSeconds + " (expected NaN or in (0, 3600))");
     }
+  }
+
+  /** Whether {@code address} ({@code ip:port}) may be chosen under the subset hint. */
+  public boolean allows(String address) {
+    if (subset == null || subset.contains(address)) {
+      return true;
+    }
+    int colon = address.lastIndexOf(':');
+    if (colon <= 0) {
+      return false;
+    }
+    String ip = address.substring(0, colon);
+    if (subset.contains(ip)) {
+      return true;
+    }
+    // IPv6: "[::1]:8000" is allowed by a bare "::1" or "[::1]"
+    return ip.startsWith("[")
+        && ip.endsWith("]")
+        && subset.contains(ip.substring(1, ip.length() - 1));
   }
 
   /** Whether the request carries a time-per-output-token objective. */

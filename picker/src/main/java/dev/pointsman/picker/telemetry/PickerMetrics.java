@@ -45,14 +45,14 @@ public final class PickerMetrics implements ExtProcObserver {
             .register(registry)
             .increment();
       }
-      case RouteOutcome.Rejected j -> {
-        decisions("", j.reason()).increment();
-        errors(j.reason(), j.error().httpStatus()).increment();
-      }
+      case RouteOutcome.Rejected j ->
+          // counted in inference_objective_request_error_total by onRejected, like every refusal
+          decisions("", j.reason()).increment();
     }
     log.record(input, outcome, decisionNanos);
   }
 
+  /** Every refusal, whether routing's or the protocol's, arrives here exactly once. */
   @Override
   public void onRejected(String reason, int httpStatus) {
     errors(reason, httpStatus).increment();

@@ -47,6 +47,8 @@ final class Fixture implements AutoCloseable {
   final RecordingObserver observer = new RecordingObserver();
   final AtomicLong clock = new AtomicLong(1_000_000_000L);
   final Routing routing;
+  final Scheduler scheduler;
+  final PolicyRegistry policies = PolicyRegistry.withDefaults();
   private final Server server;
   final ManagedChannel channel;
 
@@ -55,6 +57,17 @@ final class Fixture implements AutoCloseable {
   }
 
   Fixture(ExtProcSettings settings, Routing override) throws IOException {
+    this(settings, override, ExtProcObserver.NOOP);
+  }
+
+  /** A fixture whose observer also reports to {@code also} (e.g. the real metrics). */
+  Fixture(ExtProcSettings settings, Routing override, ExtProcObserver also) throws IOException {
+    this(settings, override, also, PickerOptions.DEFAULTS);
+  }
+
+  Fixture(ExtProcSettings settings, Routing override, ExtProcObserver also, PickerOptions options)
+      throws IOException {
+    observer.also = also;
     pools.put("gpu-a", pool("gpu-a", "10.0.0.1:8000", "10.0.0.2:8000"));
     pools.put("empty", PoolSnapshot.empty("empty"));
     ModelResolver resolver =
@@ -65,15 +78,14 @@ final class Fixture implements AutoCloseable {
                     ModelEntry.adapter(ADAPTER, MODEL),
                     ModelEntry.base("orphan", List.of(PoolTarget.of("empty")))),
                 null));
-    Scheduler scheduler =
-        new Scheduler(new PrefixIndex(1000), inFlight, PrefixHasher.DEFAULT, clock::get);
+    scheduler = new Scheduler(new PrefixIndex(1000), inFlight, PrefixHasher.DEFAULT, clock::get);
     routing =
         override != null
             ? override
             : new OneHopRouter(
                 () -> resolver,
                 name -> pools.getOrDefault(name, PoolSnapshot.empty(name)),
-                PolicyRegistry.withDefaults(),
+                policies,
                 scheduler,
                 new Objectives(List.of(new Objectives.Objective("batch", -1))),
                 () -> new SplittableRandom(7),
@@ -88,7 +100,8 @@ final class Fixture implements AutoCloseable {
                     new RequestParser(new ParserLimits(settings.maxBodyBytes(), 64 << 10, 64)),
                     settings,
                     observer,
-                    clock::get))
+                    clock::get,
+                    options))
             .build()
             .start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
@@ -110,6 +123,14 @@ final class Fixture implements AutoCloseable {
     return new EndpointMetrics(50, 200, 0.95, 100_000, Set.of(), Set.of(), 4, Double.NaN, 0);
   }
 
+  /** Gives pool {@code gpu-a} a default policy that also returns {@code n} fallbacks. */
+  void fallbacks(int n) {
+    policies.set(
+        "gpu-a",
+        dev.pointsman.picker.scheduling.Plugins.build(
+            new dev.pointsman.picker.scheduling.PolicyConfig(null, null, null, n, null)));
+  }
+
   EnvoyReplay stream() {
     return EnvoyReplay.open(channel);
   }
@@ -127,25 +148,30 @@ final class Fixture implements AutoCloseable {
     final List<String> rejected = new CopyOnWriteArrayList<>();
     final List<Completion> completions = new CopyOnWriteArrayList<>();
     final List<String> ends = new CopyOnWriteArrayList<>();
+    volatile ExtProcObserver also = ExtProcObserver.NOOP;
 
     @Override
     public void onDecision(RouteInput input, RouteOutcome outcome, long decisionNanos) {
       decisions.add(outcome);
+      also.onDecision(input, outcome, decisionNanos);
     }
 
     @Override
     public void onRejected(String reason, int httpStatus) {
       rejected.add(reason + ":" + httpStatus);
+      also.onRejected(reason, httpStatus);
     }
 
     @Override
     public void onCompleted(RouteOutcome.Routed routed, Completion completion) {
       completions.add(completion);
+      also.onCompleted(routed, completion);
     }
 
     @Override
     public void onStreamEnd(String how) {
       ends.add(how);
+      also.onStreamEnd(how);
     }
   }
 }

@@ -85,6 +85,7 @@ class LearningFromResponsesTest {
     assertThat(routed.streamed()).isTrue();
     assertThat(routed.picked().prediction().predictedTpotSeconds()).isPositive();
 
+    router.firstByte(routed, 200, ADDRESS, 80 * MS);
     router.completed(routed, completed(80, 80 + 99 * 12, 100));
 
     assertThat(scheduler.latencyModel().observations(ADDRESS)).isEqualTo(1);
@@ -100,6 +101,7 @@ class LearningFromResponsesTest {
   void aNonStreamedResponseTeachesNothing() {
     // its first byte arrives with its last token: that is not a time to first token
     RouteOutcome.Routed routed = route(false);
+    router.firstByte(routed, 200, ADDRESS, 1500 * MS);
     router.completed(routed, completed(1500, 1500, 100));
     assertThat(scheduler.latencyModel().observations(ADDRESS)).isZero();
     assertThat(scheduler.tpotModel().observations(ADDRESS)).isZero();
@@ -109,6 +111,7 @@ class LearningFromResponsesTest {
   @Test
   void withoutUsageOrAfterAnErrorOnlyWhatIsKnownIsLearned() {
     RouteOutcome.Routed noUsage = route(true);
+    router.firstByte(noUsage, 200, ADDRESS, 90 * MS);
     router.completed(
         noUsage,
         new Completion(200, 90 * MS, 900 * MS, Usage.NONE, ADDRESS, Completion.End.COMPLETED));
@@ -116,10 +119,12 @@ class LearningFromResponsesTest {
     assertThat(scheduler.tpotModel().observations(ADDRESS)).isZero();
 
     RouteOutcome.Routed failed = route(true);
+    router.firstByte(failed, 500, ADDRESS, 20 * MS);
     router.completed(
         failed,
         new Completion(500, 20 * MS, 30 * MS, Usage.NONE, ADDRESS, Completion.End.COMPLETED));
     RouteOutcome.Routed cut = route(true);
+    router.firstByte(cut, 200, ADDRESS, 90 * MS);
     router.completed(
         cut,
         new Completion(

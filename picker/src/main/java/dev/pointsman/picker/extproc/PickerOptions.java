@@ -1,0 +1,36 @@
+package dev.pointsman.picker.extproc;
+
+import java.util.Objects;
+
+/**
+ * How the picker speaks the Endpoint Picker Protocol to its data plane.
+ *
+ * @param dataPlane what routes on the destination the picker sets
+ * @param conformanceTestHooks the Gateway API Inference Extension conformance hooks: the {@code
+ *     test-epp-endpoint-selection} request header restricts the candidates and responses carry
+ *     {@code x-conformance-test-served-endpoint}. Test only: with it on, any client can choose its
+ *     pod
+ */
+public record PickerOptions(DataPlane dataPlane, boolean conformanceTestHooks) {
+  public static final PickerOptions DEFAULTS = new PickerOptions(DataPlane.ORIGINAL_DST, false);
+
+  public PickerOptions {
+    Objects.requireNonNull(dataPlane, "dataPlane");
+  }
+
+  /** What the data plane does with {@code x-gateway-destination-endpoint}. */
+  public enum DataPlane {
+    /**
+     * An ORIGINAL_DST cluster: the header must be exactly one {@code ip:port}. The header and the
+     * {@code envoy.lb} destination both hold the primary; fallbacks ride apart, in {@code
+     * envoy.lb/x-gateway-destination-endpoint-fallbacks}.
+     */
+    ORIGINAL_DST,
+    /**
+     * Envoy's {@code override_host} load-balancing policy (or another data plane that retries
+     * through a list): the header and the {@code envoy.lb} destination both hold the primary then
+     * the fallbacks, comma-separated.
+     */
+    OVERRIDE_HOST
+  }
+}

@@ -1,0 +1,37 @@
+package dev.pointsman.picker.routing;
+
+import dev.pointsman.picker.scheduling.Decision;
+
+/**
+ * Why the picker refused a request with 429 or 503, in the response header llm-d's endpoint picker
+ * uses for it, with llm-d's values where one exists.
+ */
+public final class DroppedReason {
+  /** The response header. */
+  public static final String HEADER = "x-llm-d-request-dropped-reason";
+
+  /** A sheddable request on a saturated pool (429). llm-d's value. */
+  public static final String SATURATED = "rejected-saturated";
+
+  /** The pools have no endpoint, or none is ready (503). llm-d's value. */
+  public static final String NO_ENDPOINTS = "rejected-no-endpoints";
+
+  /** Endpoints are ready but none is in the proxy's subset hint (503). Pointsman's. */
+  public static final String SUBSET_EMPTY = "rejected-subset-empty";
+
+  /** A filter of the policy (LoRA capacity, TPOT objective) removed every endpoint (503). */
+  public static final String FILTERED = "rejected-filtered";
+
+  /** A 429 or 503 with no more specific reason. llm-d's value. */
+  public static final String INTERNAL = "rejected-internal";
+
+  private DroppedReason() {}
+
+  static String of(Decision.NoEndpoints.Cause cause) {
+    return switch (cause) {
+      case NONE_READY -> NO_ENDPOINTS;
+      case SUBSET_EMPTY -> SUBSET_EMPTY;
+      case FILTERED -> FILTERED;
+    };
+  }
+}
