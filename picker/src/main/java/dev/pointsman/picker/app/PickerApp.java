@@ -61,6 +61,7 @@ public final class PickerApp implements AutoCloseable {
   private final AdminServer admin;
   private final List<AutoCloseable> started = new ArrayList<>();
   private final PoolSource source;
+  private volatile boolean draining;
 
   /**
    * @param config the validated configuration
@@ -127,7 +128,8 @@ public final class PickerApp implements AutoCloseable {
                 new ParserLimits(config.extProcSettings().maxBodyBytes(), PREFIX_CHARS, 64)),
             config.extProcSettings(),
             new PickerMetrics(metrics.registry(), decisions),
-            System::nanoTime);
+            System::nanoTime,
+            config.pickerOptions());
     this.grpc =
         new GrpcServer(
             config.grpc().toServerConfig(), List.of(service), List.of(ExtProcService.SERVICE_NAME));
@@ -150,8 +152,9 @@ public final class PickerApp implements AutoCloseable {
     return this;
   }
 
+  /** Ready once every pool has been scraped, and no longer from the start of shutdown on. */
   public boolean ready() {
-    return source.ready() && datastore.ready();
+    return !draining && source.ready() && datastore.ready();
   }
 
   public int grpcPort() {
@@ -195,10 +198,35 @@ public final class PickerApp implements AutoCloseable {
     grpc.awaitTermination();
   }
 
+  /**
+   * Shuts down gracefully, as on SIGTERM: reports not ready at once (gRPC health and {@code
+   * /readyz}) while every stream, new ones included, is still served for {@code
+   * shutdown.graceSeconds}, so the proxy moves away without a refused stream; then the listener
+   * closes, streams in flight get up to {@code grpc.drainSeconds}, and everything else stops.
+   */
+  public void drainAndClose() {
+    drainAndClose(GrpcServer.Pause.SLEEP);
+  }
+
+  /**
+   * {@link #drainAndClose()}, the grace period waited by {@code pause} (so tests move no clock).
+   */
+  public void drainAndClose(GrpcServer.Pause pause) {
+    draining = true;
+    grpc.drainAndClose(config.shutdown().grace(), pause);
+    closeRest();
+  }
+
+  /** Stops at once, without the grace period: the listener closes, streams in flight drain. */
   @Override
   public void close() {
-    source.close();
+    draining = true;
     grpc.close();
+    closeRest();
+  }
+
+  private void closeRest() {
+    source.close();
     scraper.close();
     scrapeExecutor.shutdownNow();
     admin.close();

@@ -68,7 +68,22 @@ public final class PickerCommand implements Callable<Integer> {
       return 2;
     }
     app.start();
-    new Shutdown(List.of(app), Duration.ofSeconds(35)).installHook();
+    // the app's close takes the grace period, then up to the drain timeout, then a forced stop
+    Duration closeBound =
+        cfg.shutdown().grace().plus(Duration.ofSeconds(cfg.grpc().drainSeconds())).plusSeconds(10);
+    AutoCloseable drain =
+        new AutoCloseable() {
+          @Override
+          public void close() {
+            app.drainAndClose();
+          }
+
+          @Override
+          public String toString() {
+            return "picker (grace " + cfg.shutdown().grace() + ")";
+          }
+        };
+    new Shutdown(List.of(drain), closeBound).installHook();
     System.out.printf(
         "pointsman picker: ext_proc on :%d (%s), admin on :%d, pools %s%n",
         app.grpcPort(), cfg.grpc().tls(), app.adminPort(), app.datastore().pools());
@@ -119,6 +134,8 @@ public final class PickerCommand implements Callable<Integer> {
         c.defaultModel(),
         c.pools(),
         c.objectives(),
-        c.decisionLog());
+        c.decisionLog(),
+        c.protocol(),
+        c.shutdown());
   }
 }

@@ -7,6 +7,7 @@ import dev.pointsman.config.Yaml;
 import dev.pointsman.extproc.ExtProcSettings;
 import dev.pointsman.inference.model.ModelEntry;
 import dev.pointsman.inference.model.ModelsConfig;
+import dev.pointsman.picker.extproc.PickerOptions;
 import dev.pointsman.picker.routing.Objectives;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -27,6 +28,8 @@ import java.util.Set;
  * @param pools the pools of model-server endpoints
  * @param objectives named inference objectives (priorities)
  * @param decisionLog how many recent decisions {@code /debug/decisions} keeps
+ * @param protocol the data plane kind and the conformance test hooks
+ * @param shutdown the not-ready grace period on SIGTERM
  */
 public record PickerConfig(
     GrpcSection grpc,
@@ -37,7 +40,9 @@ public record PickerConfig(
     String defaultModel,
     List<PoolConfig> pools,
     List<Objectives.Objective> objectives,
-    Integer decisionLog) {
+    Integer decisionLog,
+    ProtocolSection protocol,
+    ShutdownSection shutdown) {
 
   public PickerConfig {
     grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
@@ -47,6 +52,8 @@ public record PickerConfig(
     models = models == null ? List.of() : List.copyOf(models);
     objectives = objectives == null ? List.of() : List.copyOf(objectives);
     decisionLog = decisionLog == null ? 256 : decisionLog;
+    protocol = protocol == null ? ProtocolSection.DEFAULTS : protocol;
+    shutdown = shutdown == null ? ShutdownSection.DEFAULTS : shutdown;
     pools = pools == null ? List.of() : List.copyOf(pools);
     Set<String> names = new HashSet<>();
     for (int i = 0; i < pools.size(); i++) {
@@ -84,6 +91,11 @@ public record PickerConfig(
   /** The ext_proc settings in force: the picker streams full-duplex unless told otherwise. */
   public ExtProcSettings extProcSettings() {
     return extProc.toSettings(ExtProcSettings.DEFAULTS);
+  }
+
+  /** How the ext_proc service speaks the Endpoint Picker Protocol. */
+  public PickerOptions pickerOptions() {
+    return protocol.toOptions();
   }
 
   public PoolConfig pool(String name) {

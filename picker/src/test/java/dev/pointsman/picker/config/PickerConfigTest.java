@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pointsman.extproc.BodyMode;
 import dev.pointsman.picker.app.PickerApp;
+import dev.pointsman.picker.extproc.PickerOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,6 +25,26 @@ class PickerConfigTest {
     assertThat(c.modelsConfig().models())
         .singleElement()
         .satisfies(m -> assertThat(m.name()).isEqualTo("m"));
+  }
+
+  @Test
+  void protocolAndShutdownDefaultToOriginalDstNoHooksAndATwelveSecondGrace() {
+    PickerConfig c = PickerConfig.parse(POOL);
+    assertThat(c.pickerOptions())
+        .isEqualTo(new PickerOptions(PickerOptions.DataPlane.ORIGINAL_DST, false));
+    assertThat(c.shutdown().grace()).isEqualTo(java.time.Duration.ofSeconds(12));
+  }
+
+  @Test
+  void protocolAndShutdownAreRead() {
+    PickerConfig c =
+        PickerConfig.parse(
+            POOL
+                + "protocol: {dataPlane: override-host, conformanceTestHooks: true}\n"
+                + "shutdown: {graceSeconds: 0}\n");
+    assertThat(c.pickerOptions())
+        .isEqualTo(new PickerOptions(PickerOptions.DataPlane.OVERRIDE_HOST, true));
+    assertThat(c.shutdown().grace()).isZero();
   }
 
   @Test
@@ -47,6 +68,8 @@ class PickerConfigTest {
         "pools: [{name: a, policy: {scorers: [{type: qeue-scorer, weight: 1}]}}] | pools[0].policy.scorers[0].type: 'qeue-scorer'",
         "pools: [{name: a}, {name: a}] | pools[1].name: 'a' (already used by another pool)",
         "bogus: 1 | bogus: unknown property",
+        "protocol: {dataPlane: sideways} | protocol.dataPlane: 'sideways' (expected original-dst or override-host)",
+        "shutdown: {graceSeconds: -1} | shutdown.graceSeconds: -1 (expected 0..300)",
       })
   void errorsNameThePathOfTheBadValue(String yaml, String message) {
     assertThatThrownBy(() -> PickerConfig.parse(yaml))

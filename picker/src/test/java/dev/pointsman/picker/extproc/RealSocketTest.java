@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -162,6 +163,84 @@ class RealSocketTest {
     }
     metricsUp.get(0).set(true);
     Await.until("endpoint 0 recovers", () -> app.datastore().available("gpu-a") == 2);
+  }
+
+  @Test
+  void onShutdownItReportsNotReadyFirstServesThroughTheGraceThenStops() throws Exception {
+    HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
+    Await.until(
+        "the ext_proc service reports SERVING",
+        () ->
+            status(health, ExtProcService.SERVICE_NAME)
+                == HealthCheckResponse.ServingStatus.SERVING);
+    EnvoyReplay inFlight = EnvoyReplay.open(channel);
+    inFlight.requestHeaders("POST", "/v1/chat/completions", false);
+    inFlight.requestBody(Replies.chat("llama-3-8b", "started before", true), true);
+    inFlight.next(2);
+
+    var paused = new CountDownLatch(1);
+    var resume = new CountDownLatch(1);
+    var closed = new CountDownLatch(1);
+    PickerApp closing = app;
+    Thread.ofPlatform()
+        .start(
+            () -> {
+              closing.drainAndClose(
+                  grace -> {
+                    assertThat(grace).isEqualTo(java.time.Duration.ofSeconds(12));
+                    paused.countDown();
+                    resume.await();
+                  });
+              closed.countDown();
+            });
+    assertThat(paused.await(10, TimeUnit.SECONDS)).isTrue();
+
+    HttpClient http = HttpClient.newHttpClient();
+    assertThat(status(http, "/readyz")).isEqualTo(503);
+    assertThat(status(health, ExtProcService.SERVICE_NAME))
+        .isEqualTo(HealthCheckResponse.ServingStatus.NOT_SERVING);
+    assertThat(status(health, "readiness"))
+        .isEqualTo(HealthCheckResponse.ServingStatus.NOT_SERVING);
+    assertThat(status(health, "liveness")).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+    assertThat(app.ready()).isFalse();
+
+    EnvoyReplay fresh = EnvoyReplay.open(channel);
+    fresh.requestHeaders("POST", "/v1/chat/completions", false);
+    fresh.requestBody(Replies.chat("llama-3-8b", "started during the grace", false), true);
+    assertThat(fresh.next().hasRequestHeaders()).as("a new stream is still routed").isTrue();
+    fresh.next();
+    fresh.responseHeaders(200, true, null);
+    fresh.next();
+    fresh.halfClose();
+    assertThat(fresh.awaitEnd()).isTrue();
+    inFlight.responseHeaders(200, false, null);
+    inFlight.next();
+    inFlight.responseBody("data: [DONE]\n\n", true);
+    inFlight.next();
+    inFlight.halfClose();
+    assertThat(inFlight.awaitEnd()).isTrue();
+    assertThat(closed.getCount()).as("still serving until the grace ends").isEqualTo(1);
+
+    resume.countDown();
+    assertThat(closed.await(20, TimeUnit.SECONDS)).isTrue();
+    assertThat(app.inFlight().liveRequests()).isZero();
+    app = null; // closed
+  }
+
+  private static HealthCheckResponse.ServingStatus status(
+      HealthGrpc.HealthBlockingStub health, String service) {
+    return health
+        .withDeadlineAfter(10, TimeUnit.SECONDS)
+        .check(HealthCheckRequest.newBuilder().setService(service).build())
+        .getStatus();
+  }
+
+  private int status(HttpClient http, String path) throws Exception {
+    return http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.adminPort() + path))
+                .build(),
+            HttpResponse.BodyHandlers.discarding())
+        .statusCode();
   }
 
   private String get(HttpClient http, String path) throws Exception {
