@@ -138,4 +138,30 @@ class InFlightTrackerTest {
       assertThat(tracker.load(a)).isEqualTo(new InFlightTracker.Load(0, 0, 0, 0, 0, 0));
     }
   }
+
+  @Test
+  void transferMovesTheHoldAndKeepsThePrefillState() {
+    InFlightTracker tracker = new InFlightTracker();
+    InFlightTracker.Ticket primary = tracker.assign("10.0.0.1:8000", 100, 60, "sql-lora", true);
+
+    InFlightTracker.Ticket moved = tracker.transfer(primary, "10.0.0.2:8000");
+
+    assertThat(primary.released()).isTrue();
+    assertThat(tracker.load("10.0.0.1:8000")).isEqualTo(new InFlightTracker.Load(0, 0, 0, 0, 0, 0));
+    assertThat(tracker.loadsInProgress("10.0.0.1:8000")).isZero();
+    assertThat(tracker.load("10.0.0.2:8000"))
+        .isEqualTo(new InFlightTracker.Load(1, 100, 1, 100, 1, 60));
+    assertThat(tracker.liveAdapters("10.0.0.2:8000")).containsExactly("sql-lora");
+    assertThat(tracker.loadsInProgress("10.0.0.2:8000"))
+        .as("the move is not an adapter load the picker triggered")
+        .isZero();
+
+    moved.firstToken();
+    InFlightTracker.Ticket again = tracker.transfer(moved, "10.0.0.3:8000");
+    assertThat(tracker.load("10.0.0.3:8000").prefillRequests())
+        .as("a hold past its first token stays past it")
+        .isZero();
+    again.release();
+    assertThat(tracker.liveRequests()).isZero();
+  }
 }

@@ -109,7 +109,22 @@ class SchedulerTest {
   @Test
   void emptySubsetIsNoEndpoints() {
     assertThat(schedule(request("", 100, false, Set.of()), idlePool(4), 1))
-        .isEqualTo(new Decision.NoEndpoints("no ready endpoint in the subset hint []"));
+        .isEqualTo(
+            new Decision.NoEndpoints(
+                "no ready endpoint in the subset hint []",
+                Decision.NoEndpoints.Cause.SUBSET_EMPTY));
+  }
+
+  @Test
+  void aBareIpInTheSubsetAllowsEveryPortOfIt() {
+    SchedulingRequest r = request("", 100, false, Set.of("10.0.0.3", "[fd00::1]", "fd00::2"));
+    assertThat(r.allows("10.0.0.3:8000")).isTrue();
+    assertThat(r.allows("10.0.0.3:9000")).isTrue();
+    assertThat(r.allows("10.0.0.30:8000")).isFalse();
+    assertThat(r.allows("[fd00::1]:8000")).isTrue();
+    assertThat(r.allows("[fd00::2]:8000")).isTrue();
+    assertThat(r.allows("[fd00::3]:8000")).isFalse();
+    assertThat(request("", 100, false, Set.of("10.0.0.3:8000")).allows("10.0.0.3:9000")).isFalse();
   }
 
   @Test
@@ -157,7 +172,10 @@ class SchedulerTest {
 
     Decision d = scheduler.schedule(request(""), idlePool(3), policy, new SplittableRandom(1));
 
-    assertThat(d).isEqualTo(new Decision.NoEndpoints("no endpoint passed the drop-all"));
+    assertThat(d)
+        .isEqualTo(
+            new Decision.NoEndpoints(
+                "no endpoint passed the drop-all", Decision.NoEndpoints.Cause.FILTERED));
     assertThat(seen).isEmpty();
     assertThat(inFlight.liveRequests()).isZero();
   }
