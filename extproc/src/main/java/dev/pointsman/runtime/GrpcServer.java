@@ -140,6 +140,11 @@ public final class GrpcServer implements AutoCloseable {
    * {@link #close()}. From the first step on, {@link #setReady} no longer changes anything.
    */
   public void drainAndClose(Duration grace, Pause pause) {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+    }
     stopReadiness();
     if (grace.isPositive()) {
       try {
