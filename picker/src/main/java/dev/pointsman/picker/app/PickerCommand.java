@@ -1,11 +1,15 @@
 package dev.pointsman.picker.app;
 
+import dev.pointsman.config.Yaml;
 import dev.pointsman.picker.config.PickerConfig;
+import dev.pointsman.picker.config.PoolConfig;
 import dev.pointsman.picker.k8s.KubernetesPoolSource;
 import dev.pointsman.picker.k8s.KubernetesSettings;
 import dev.pointsman.runtime.Shutdown;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -16,69 +20,155 @@ import picocli.CommandLine.Option;
     name = "picker",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs the endpoint picker: Envoy's ext_proc service that reads each request's model,",
-      "picks the pool and the model-server endpoint, and routes the request there."
+      "Runs the endpoint picker: the ext_proc service Envoy (or the local gateway) asks where each"
+          + " request goes. It reads the request's model, picks the pool and the model-server"
+          + " endpoint, and returns it in x-gateway-destination-endpoint.",
+      "",
+      "Local mode (--config): pools and endpoints come from the file; every listener binds"
+          + " 127.0.0.1 unless the file or --bind says otherwise, and with grpc.tls: self-signed"
+          + " the certificate is written to --certificate-out for the local gateway to trust."
+          + " Kubernetes mode (--kubernetes): InferencePools, Pods, ModelRoutes and PickerPolicies"
+          + " come from the cluster and the listeners bind 0.0.0.0.",
+      "",
+      "Config keys (grpc, admin, extProc, scrape, models, defaultModel, pools, objectives):"
+          + " docs/picker.md."
+    },
+    footerHeading = "%nExample:%n",
+    footer = {
+      "  ./pointsman picker --config examples/picker.yaml",
+      "  ./pointsman picker --config examples/picker.yaml --grpc-port 19002 --admin-port 19090"
     })
 public final class PickerCommand implements Callable<Integer> {
 
-  @Option(names = "--config", description = "Picker config file (local mode).")
+  /** Where local mode writes a self-signed certificate unless told otherwise. */
+  public static final Path DEFAULT_CERTIFICATE_OUT = Path.of(".pointsman", "picker.pem");
+
+  /** What a Kubernetes pod binds unless its file says otherwise: every interface. */
+  static final String KUBERNETES_DEFAULTS = "{grpc: {host: 0.0.0.0}, admin: {host: 0.0.0.0}}";
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "Picker config file (required in local mode; see docs/picker.md).")
   Path config;
 
   @Option(
       names = "--pool",
+      paramLabel = "NAME",
       description = "Serve only this pool, as a Gateway API Inference Extension endpoint picker.")
   String pool;
 
   @Option(
       names = "--kubernetes",
       description =
-          "Read InferencePools, Pods, ModelRoutes and PickerPolicies from the cluster"
-              + " (--config then only sets the servers; its pools and models are ignored).")
+          "Read InferencePools, Pods, ModelRoutes and PickerPolicies from the cluster; --config"
+              + " then only sets the servers, and its pools and models are ignored.")
   boolean kubernetes;
 
   @Option(
       names = "--namespace",
+      paramLabel = "NS",
       description =
           "Namespace watched in --kubernetes mode (default: POD_NAMESPACE, else the"
               + " kubeconfig or service-account namespace).")
   String namespace;
 
-  @Option(names = "--grpc-port", description = "Override grpc.port.")
+  @Option(names = "--grpc-port", paramLabel = "PORT", description = "Overrides grpc.port.")
   Integer grpcPort;
 
-  @Option(names = "--admin-port", description = "Override admin.port.")
+  @Option(names = "--admin-port", paramLabel = "PORT", description = "Overrides admin.port.")
   Integer adminPort;
 
-  @Option(names = "--plaintext", description = "Serve gRPC without TLS (local use only).")
+  @Option(
+      names = "--bind",
+      paramLabel = "ADDR",
+      description =
+          "Overrides grpc.host and admin.host, the address both listeners bind (default"
+              + " 127.0.0.1 in local mode, 0.0.0.0 with --kubernetes).")
+  String bind;
+
+  @Option(
+      names = "--endpoint-port-base",
+      paramLabel = "PORT",
+      description =
+          "Local mode: gives the file's endpoints the ports PORT, PORT+1, ... in file order, to"
+              + " follow `simulate --port-base PORT` without editing the file.")
+  Integer endpointPortBase;
+
+  @Option(names = "--plaintext", description = "Serves gRPC without TLS (loopback use only).")
   boolean plaintext;
+
+  @Option(
+      names = "--certificate-out",
+      paramLabel = "FILE",
+      description =
+          "Where to write the self-signed certificate (PEM) for clients to trust, with"
+              + " grpc.tls: self-signed. Default in local mode: .pointsman/picker.pem, the"
+              + " file examples/local-gateway.yaml trusts.")
+  Path certificateOut;
 
   @Override
   public Integer call() throws Exception {
     if (config == null && !kubernetes) {
-      System.err.println("pointsman picker: --config FILE is required (local mode)");
+      System.err.println(
+          "pointsman picker: --config FILE is required in local mode"
+              + " (e.g. --config examples/picker.yaml), or use --kubernetes");
       return 2;
     }
     PickerConfig cfg;
     PickerApp app;
     try {
-      cfg = overrides(config == null ? serverDefaults() : PickerConfig.load(config));
+      cfg = config();
       app = kubernetes ? new PickerApp(cfg, pool, kubernetesSource()) : new PickerApp(cfg, pool);
-    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+    } catch (IllegalArgumentException | UncheckedIOException e) {
       System.err.println("pointsman picker: " + e.getMessage());
       return 2;
     }
     app.start();
+    String tls = cfg.grpc().tls();
+    Path written = null;
+    if (app.certificatePem().isPresent() && certificateFile() != null) {
+      try {
+        written = CertificateFile.write(certificateFile(), app.certificatePem().get());
+      } catch (UncheckedIOException e) {
+        System.err.println("pointsman picker: " + e.getMessage());
+        app.close();
+        return 2;
+      }
+    }
     new Shutdown(List.of(app), Duration.ofSeconds(35)).installHook();
     System.out.printf(
-        "pointsman picker: ext_proc on :%d (%s), admin on :%d, pools %s%n",
-        app.grpcPort(), cfg.grpc().tls(), app.adminPort(), app.datastore().pools());
+        "pointsman picker: ext_proc on %s:%d (%s%s), admin on %s:%d, pools %s%n",
+        cfg.grpc().host(),
+        app.grpcPort(),
+        tls,
+        written == null ? "" : ", certificate in " + written,
+        cfg.admin().host(),
+        app.adminPort(),
+        app.datastore().pools());
     app.awaitTermination();
     return 0;
   }
 
+  /** The configuration the flags describe: the file (or defaults) with every override applied. */
+  PickerConfig config() {
+    String defaults = kubernetes ? KUBERNETES_DEFAULTS : "{}";
+    PickerConfig file =
+        config == null ? serverDefaults(defaults) : PickerConfig.load(config, defaults);
+    return overrides(file);
+  }
+
+  /** Where the self-signed certificate goes, or null for nowhere. */
+  Path certificateFile() {
+    if (certificateOut != null) {
+      return certificateOut;
+    }
+    return kubernetes ? null : DEFAULT_CERTIFICATE_OUT;
+  }
+
   /** Server settings at their defaults, for --kubernetes without --config. */
-  private static PickerConfig serverDefaults() {
-    return PickerConfig.parse("{}");
+  private static PickerConfig serverDefaults(String defaults) {
+    return Yaml.read("{}", defaults, PickerConfig.class, null);
   }
 
   private PoolSource kubernetesSource() {
@@ -103,13 +193,20 @@ public final class PickerCommand implements Callable<Integer> {
 
   private PickerConfig overrides(PickerConfig c) {
     var grpc = c.grpc();
+    var admin = c.admin();
     if (grpcPort != null) {
       grpc = grpc.withPort(grpcPort);
+    }
+    if (adminPort != null) {
+      admin = admin.withPort(adminPort);
+    }
+    if (bind != null) {
+      grpc = grpc.withHost(bind);
+      admin = admin.withHost(bind);
     }
     if (plaintext) {
       grpc = grpc.withTls("plaintext");
     }
-    var admin = adminPort == null ? c.admin() : c.admin().withPort(adminPort);
     return new PickerConfig(
         grpc,
         admin,
@@ -117,8 +214,24 @@ public final class PickerCommand implements Callable<Integer> {
         c.scrape(),
         c.models(),
         c.defaultModel(),
-        c.pools(),
+        endpointPortBase == null ? c.pools() : shifted(c.pools(), endpointPortBase),
         c.objectives(),
         c.decisionLog());
+  }
+
+  /** The pools with their endpoints on consecutive ports from {@code base}, in file order. */
+  static List<PoolConfig> shifted(List<PoolConfig> pools, int base) {
+    List<PoolConfig> out = new ArrayList<>();
+    int next = base;
+    for (PoolConfig p : pools) {
+      List<PoolConfig.EndpointConfig> endpoints = new ArrayList<>();
+      for (PoolConfig.EndpointConfig e : p.endpoints()) {
+        String address = e.address();
+        String host = address.substring(0, address.lastIndexOf(':'));
+        endpoints.add(new PoolConfig.EndpointConfig(host + ":" + next++, e.labels()));
+      }
+      out.add(p.withEndpoints(endpoints));
+    }
+    return out;
   }
 }
