@@ -113,7 +113,7 @@ public final class LocalGatewayCommand implements Callable<Integer> {
   }
 
   /** The configuration the flags describe: the file (or defaults) with every override applied. */
-  GatewayConfig config() {
+  public GatewayConfig config() {
     return overrides(config == null ? GatewayConfig.parse("{}") : GatewayConfig.load(config));
   }
 

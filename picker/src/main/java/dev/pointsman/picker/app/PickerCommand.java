@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -126,15 +127,13 @@ public final class PickerCommand implements Callable<Integer> {
     }
     app.start();
     String tls = cfg.grpc().tls();
-    Path written = null;
-    if (app.certificatePem().isPresent() && certificateFile() != null) {
-      try {
-        written = CertificateFile.write(certificateFile(), app.certificatePem().get());
-      } catch (UncheckedIOException e) {
-        System.err.println("pointsman picker: " + e.getMessage());
-        app.close();
-        return 2;
-      }
+    Path written;
+    try {
+      written = writeCertificate(app).orElse(null);
+    } catch (UncheckedIOException e) {
+      System.err.println("pointsman picker: " + e.getMessage());
+      app.close();
+      return 2;
     }
     new Shutdown(List.of(app), Duration.ofSeconds(35)).installHook();
     System.out.printf(
@@ -150,8 +149,20 @@ public final class PickerCommand implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * Writes a started picker's self-signed certificate where {@link #certificateFile()} says, if it
+   * has one and the flags ask for it; returns the file written.
+   */
+  public Optional<Path> writeCertificate(PickerApp app) {
+    Path file = certificateFile();
+    if (file == null || app.certificatePem().isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(CertificateFile.write(file, app.certificatePem().get()));
+  }
+
   /** The configuration the flags describe: the file (or defaults) with every override applied. */
-  PickerConfig config() {
+  public PickerConfig config() {
     String defaults = kubernetes ? KUBERNETES_DEFAULTS : "{}";
     PickerConfig file =
         config == null ? serverDefaults(defaults) : PickerConfig.load(config, defaults);
@@ -159,7 +170,7 @@ public final class PickerCommand implements Callable<Integer> {
   }
 
   /** Where the self-signed certificate goes, or null for nowhere. */
-  Path certificateFile() {
+  public Path certificateFile() {
     if (certificateOut != null) {
       return certificateOut;
     }

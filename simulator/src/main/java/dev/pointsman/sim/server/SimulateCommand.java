@@ -46,15 +46,18 @@ public final class SimulateCommand implements Callable<Integer> {
               + " (0: ephemeral ports).")
   Integer portBase;
 
+  /** The fleet the flags describe: the file, moved by {@code --port-base}. */
+  public FleetConfig fleetConfig() {
+    FleetConfig file = FleetConfig.load(config);
+    return portBase == null ? file : file.withPortBase(portBase);
+  }
+
   @Override
   public Integer call() throws InterruptedException {
     FleetConfig fleetConfig;
     GpuProfiles profiles;
     try {
-      fleetConfig = FleetConfig.load(config);
-      if (portBase != null) {
-        fleetConfig = fleetConfig.withPortBase(portBase);
-      }
+      fleetConfig = fleetConfig();
       profiles = fleetConfig.profiles(config.toAbsolutePath().getParent());
     } catch (IllegalArgumentException e) {
       System.err.println("pointsman simulate: " + e.getMessage());
