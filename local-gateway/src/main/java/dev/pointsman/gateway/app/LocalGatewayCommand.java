@@ -18,6 +18,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "local-gateway",
     mixinStandardHelpOptions = true,
+    header = "Runs the local gateway, the stand-in for Envoy on a laptop.",
     description = {
       "Runs the local gateway, the stand-in for Envoy on a laptop: an HTTPS (HTTP/2 and"
           + " HTTP/1.1) listener that asks the picker over ext_proc where each request goes and"

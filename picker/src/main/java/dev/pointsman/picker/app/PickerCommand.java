@@ -20,6 +20,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "picker",
     mixinStandardHelpOptions = true,
+    header =
+        "Runs the endpoint picker, the ext_proc service that picks each request's model server.",
     description = {
       "Runs the endpoint picker: the ext_proc service Envoy (or the local gateway) asks where each"
           + " request goes. It reads the request's model, picks the pool and the model-server"
@@ -37,7 +39,8 @@ import picocli.CommandLine.Option;
     footerHeading = "%nExample:%n",
     footer = {
       "  ./pointsman picker --config examples/picker.yaml",
-      "  ./pointsman picker --config examples/picker.yaml --grpc-port 19002 --admin-port 19090"
+      "  ./pointsman picker --config examples/picker.yaml --grpc-port 19002 \\",
+      "      --admin-port 19090 --endpoint-port-base 18001"
     })
 public final class PickerCommand implements Callable<Integer> {
 
@@ -56,13 +59,13 @@ public final class PickerCommand implements Callable<Integer> {
   @Option(
       names = "--pool",
       paramLabel = "NAME",
-      description = "Serve only this pool, as a Gateway API Inference Extension endpoint picker.")
+      description = "Serves only this pool, as a Gateway API Inference Extension endpoint picker.")
   String pool;
 
   @Option(
       names = "--kubernetes",
       description =
-          "Read InferencePools, Pods, ModelRoutes and PickerPolicies from the cluster; --config"
+          "Reads InferencePools, Pods, ModelRoutes and PickerPolicies from the cluster; --config"
               + " then only sets the servers, and its pools and models are ignored.")
   boolean kubernetes;
 

@@ -15,6 +15,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "simulate",
     mixinStandardHelpOptions = true,
+    header = "Runs simulated vLLM or SGLang model servers in real time.",
     description = {
       "Runs simulated vLLM or SGLang model servers in real time, one HTTP port per pod, on"
           + " 127.0.0.1 unless a pod's host says otherwise. Each pod serves the OpenAI API"
