@@ -48,7 +48,8 @@ class RolesOneByOneTest {
         parse(new LocalGatewayCommand(), "--config", ex("local-gateway.yaml")).config();
 
     assertThat(picker.config().grpc().tls()).isEqualTo("self-signed");
-    assertThat(picker.certificateFile()).isEqualTo(PickerCommand.DEFAULT_CERTIFICATE_OUT);
+    assertThat(picker.certificateFile(picker.config()))
+        .isEqualTo(PickerCommand.DEFAULT_CERTIFICATE_OUT);
     assertThat(gateway.picker().tls()).isEqualTo("tls");
     assertThat(Path.of(gateway.picker().caFile())).isEqualTo(PickerCommand.DEFAULT_CERTIFICATE_OUT);
     assertThat(gateway.picker().hostPort().port()).isEqualTo(picker.config().grpc().port());
@@ -127,8 +128,9 @@ class RolesOneByOneTest {
               "0",
               "--certificate-out",
               cert.toString());
-      PickerApp picker = new PickerApp(onPods(pickerCommand.config(), fleet), null).start();
-      assertThat(pickerCommand.writeCertificate(picker)).contains(cert);
+      PickerConfig config = onPods(pickerCommand.config(), fleet);
+      PickerApp picker = new PickerApp(config, null).start();
+      assertThat(pickerCommand.writeCertificate(picker, config)).contains(cert);
       Await.until("the picker has scraped every pod", picker::ready);
       LocalGateway gateway =
           LocalGateway.start(

@@ -132,7 +132,7 @@ public final class PickerCommand implements Callable<Integer> {
     String tls = cfg.grpc().tls();
     Path written;
     try {
-      written = writeCertificate(app).orElse(null);
+      written = writeCertificate(app, cfg).orElse(null);
     } catch (UncheckedIOException e) {
       System.err.println("pointsman picker: " + e.getMessage());
       app.close();
@@ -153,11 +153,11 @@ public final class PickerCommand implements Callable<Integer> {
   }
 
   /**
-   * Writes a started picker's self-signed certificate where {@link #certificateFile()} says, if it
+   * Writes a started picker's certificate where {@link #certificateFile(PickerConfig)} says, if it
    * has one and the flags ask for it; returns the file written.
    */
-  public Optional<Path> writeCertificate(PickerApp app) {
-    Path file = certificateFile();
+  public Optional<Path> writeCertificate(PickerApp app, PickerConfig cfg) {
+    Path file = certificateFile(cfg);
     if (file == null || app.certificatePem().isEmpty()) {
       return Optional.empty();
     }
@@ -172,12 +172,17 @@ public final class PickerCommand implements Callable<Integer> {
     return overrides(file);
   }
 
-  /** Where the self-signed certificate goes, or null for nowhere. */
-  public Path certificateFile() {
+  /**
+   * Where the certificate goes, or null for nowhere: {@code --certificate-out}, else, in local mode
+   * with a self-signed certificate (which nobody could trust otherwise), the default file. A
+   * certificate from files, or any in Kubernetes mode, is written only when asked.
+   */
+  public Path certificateFile(PickerConfig cfg) {
     if (certificateOut != null) {
       return certificateOut;
     }
-    return kubernetes ? null : DEFAULT_CERTIFICATE_OUT;
+    boolean selfSigned = cfg.grpc().tls().equals("self-signed");
+    return kubernetes || !selfSigned ? null : DEFAULT_CERTIFICATE_OUT;
   }
 
   /** Server settings at their defaults, for --kubernetes without --config. */

@@ -87,8 +87,17 @@ class PickerCommandTest {
 
   @Test
   void localModeWritesTheSelfSignedCertificateOnlyWhereAsked() throws Exception {
-    assertThat(parse(POOLS).certificateFile()).isEqualTo(PickerCommand.DEFAULT_CERTIFICATE_OUT);
-    assertThat(parse("pools: [{name: x}]\n", "--kubernetes").certificateFile()).isNull();
+    PickerCommand local = parse(POOLS);
+    assertThat(local.certificateFile(local.config()))
+        .isEqualTo(PickerCommand.DEFAULT_CERTIFICATE_OUT);
+    PickerCommand kubernetes = parse("pools: [{name: x}]\n", "--kubernetes");
+    assertThat(kubernetes.certificateFile(kubernetes.config())).isNull();
+    PickerCommand plaintext = parse(POOLS, "--plaintext");
+    assertThat(plaintext.certificateFile(plaintext.config())).isNull();
+    // a certificate from files is trusted some other way: no file appears in a pod's folder
+    PickerCommand files =
+        parse(POOLS + "grpc: {tls: files, certChain: c.pem, privateKey: k.pem}\n");
+    assertThat(files.certificateFile(files.config())).isNull();
 
     Path out = dir.resolve("sub/picker.pem");
     assertThat(CertificateFile.write(out, "-----BEGIN CERTIFICATE-----\n")).isEqualTo(out);

@@ -187,8 +187,14 @@ public final class DemoCommand implements Callable<Integer> {
         """
         Serving on https://localhost:%d (self-signed certificate) until Ctrl-C. Try:
 
-          curl -k https://localhost:%d/v1/chat/completions -H 'content-type: application/json' \\
+          curl -k -N https://localhost:%d/v1/chat/completions -H 'content-type: application/json' \\
             -d '{"model":"llama","stream":true,"messages":[{"role":"user","content":"Hello!"}]}'
+
+          curl -k https://localhost:%d/v1/responses -H 'content-type: application/json' \\
+            -d '{"model":"llama","input":"Hello!","max_output_tokens":8}'
+
+          curl -k https://localhost:%d/v1/embeddings -H 'content-type: application/json' \\
+            -d '{"model":"llama","input":["first text","second text"],"dimensions":4}'
 
           curl -k https://localhost:%d/v1/models
 
@@ -199,6 +205,8 @@ public final class DemoCommand implements Callable<Integer> {
 
         Why each request went where it did: curl -s http://localhost:%d/debug/decisions
         %n""",
+        p,
+        p,
         p,
         p,
         p,
