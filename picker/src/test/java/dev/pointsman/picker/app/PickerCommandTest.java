@@ -103,8 +103,8 @@ class PickerCommandTest {
     assertThat(CertificateFile.write(out, "-----BEGIN CERTIFICATE-----\n")).isEqualTo(out);
     CertificateFile.write(out, "second\n");
     assertThat(Files.readString(out, StandardCharsets.US_ASCII)).isEqualTo("second\n");
-    try (var files = Files.list(out.getParent())) {
-      assertThat(files).containsExactly(out); // no temporary file left behind
+    try (var listed = Files.list(out.getParent())) {
+      assertThat(listed).containsExactly(out); // no temporary file left behind
     }
   }
 }
