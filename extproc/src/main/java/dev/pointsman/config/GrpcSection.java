@@ -11,7 +11,8 @@ import java.util.Locale;
  * The gRPC listener.
  *
  * @param port TCP port (0: any free port)
- * @param host bind address
+ * @param host bind address, default loopback ({@code 127.0.0.1}); {@code picker --kubernetes} and
+ *     the Helm chart bind {@code 0.0.0.0}
  * @param tls {@code self-signed} (default), {@code files} or {@code plaintext}
  * @param certChain PEM certificate chain, with {@code tls: files}
  * @param privateKey PEM private key, with {@code tls: files}
@@ -32,7 +33,7 @@ public record GrpcSection(
 
   public GrpcSection {
     port = port == null ? 9002 : port;
-    host = host == null ? "0.0.0.0" : host;
+    host = host == null ? "127.0.0.1" : host;
     tls = tls == null ? "self-signed" : tls.toLowerCase(Locale.ROOT);
     maxInboundMessageBytes =
         maxInboundMessageBytes == null
@@ -84,6 +85,11 @@ public record GrpcSection(
   public GrpcSection withPort(int newPort) {
     return new GrpcSection(
         newPort, host, tls, certChain, privateKey, maxInboundMessageBytes, drainSeconds);
+  }
+
+  public GrpcSection withHost(String newHost) {
+    return new GrpcSection(
+        port, newHost, tls, certChain, privateKey, maxInboundMessageBytes, drainSeconds);
   }
 
   public GrpcSection withTls(String newTls) {

@@ -3,8 +3,10 @@ package dev.pointsman.config;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,6 +46,65 @@ public final class Yaml {
       throw new IllegalArgumentException(prefix + message(e), e);
     } catch (JacksonException e) {
       throw new IllegalArgumentException(prefix + "not valid YAML: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  /**
+   * Parses {@code yaml} into {@code type}, with {@code defaults} (YAML text) filling every key the
+   * document leaves out, at any depth: a mode's defaults (e.g. {@code {grpc: {host: 0.0.0.0}}})
+   * under a user's file.
+   */
+  public static <T> T read(String yaml, String defaults, Class<T> type, String what) {
+    String prefix = what == null ? "" : what + ": ";
+    JsonNode doc;
+    try {
+      doc = YAML.readTree(yaml);
+    } catch (JacksonException e) {
+      throw new IllegalArgumentException(prefix + "not valid YAML: " + e.getOriginalMessage(), e);
+    }
+    if (doc == null || doc.isMissingNode() || doc.isNull()) {
+      throw new IllegalArgumentException(prefix + "empty (expected a YAML mapping)");
+    }
+    if (doc instanceof ObjectNode object) {
+      try {
+        doc = merge((ObjectNode) YAML.readTree(defaults), object);
+      } catch (JacksonException e) {
+        throw new IllegalStateException("defaults: not valid YAML", e);
+      }
+    }
+    try {
+      return YAML.treeToValue(doc, type);
+    } catch (JsonMappingException e) {
+      throw new IllegalArgumentException(prefix + message(e), e);
+    } catch (JacksonException e) {
+      throw new IllegalArgumentException(prefix + "not valid YAML: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  /** {@code over} on top of {@code under}: mappings merge key by key, anything else replaces. */
+  private static ObjectNode merge(ObjectNode under, ObjectNode over) {
+    ObjectNode out = under.deepCopy();
+    over.properties()
+        .forEach(
+            e -> {
+              JsonNode below = out.get(e.getKey());
+              if (below instanceof ObjectNode b && e.getValue() instanceof ObjectNode o) {
+                out.set(e.getKey(), merge(b, o));
+              } else {
+                out.set(e.getKey(), e.getValue());
+              }
+            });
+    return out;
+  }
+
+  /**
+   * Reads a YAML file with defaults under it (see {@link #read(String, String, Class, String)}).
+   */
+  public static <T> T readFile(Path file, String defaults, Class<T> type) {
+    try {
+      return read(Files.readString(file), defaults, type, file.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
     }
   }
 

@@ -27,9 +27,17 @@ import picocli.CommandLine.Option;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
-    description =
-        "Routing benchmark: every policy on the same traffic, in one run, on the production"
-            + " scheduler (simulated fleet, virtual time).")
+    header = "Runs the routing benchmark: every policy on the same traffic, in virtual time.",
+    description = {
+      "Runs the routing benchmark: every policy on the same traffic, in one run, on the"
+          + " production scheduler against a simulated fleet in virtual time, and writes tables,"
+          + " charts and raw results to --out.",
+      "",
+      "Scenario files and their keys, the shipped scenarios s1..s5 and how to read the results:"
+          + " docs/benchmarks.md."
+    },
+    footerHeading = "%nExample:%n",
+    footer = {"  ./pointsman bench --scenario s1 --quick"})
 public final class BenchCommand implements Callable<Integer> {
 
   @Option(
@@ -46,14 +54,16 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Output folder (default: ${DEFAULT-VALUE}).")
   Path out = Path.of("bench-results");
 
-  @Option(names = "--quick", description = "A short version (short runs, fewer loads, one seed).")
+  @Option(
+      names = "--quick",
+      description = "Runs a short version (short runs, fewer loads, one seed).")
   boolean quick;
 
   @Option(
       names = "--policies",
       split = ",",
       paramLabel = "NAME",
-      description = "Policies to run (default: all): ${COMPLETION-CANDIDATES}",
+      description = "Policies to run (default: all): ${COMPLETION-CANDIDATES}.",
       completionCandidates = PolicyNames.class)
   List<String> policies;
 
@@ -65,13 +75,13 @@ public final class BenchCommand implements Callable<Integer> {
               + " NAME, on the production scheduler. Repeatable.")
   Map<String, Path> policyFiles;
 
-  @Option(names = "--seeds", split = ",", paramLabel = "SEED", description = "Override the seeds.")
+  @Option(names = "--seeds", split = ",", paramLabel = "SEED", description = "Overrides the seeds.")
   List<Long> seeds;
 
   @Option(names = "--threads", description = "Parallel runs (default: ${DEFAULT-VALUE}).")
   int threads = 2;
 
-  @Option(names = "--no-progress", description = "No progress bar.")
+  @Option(names = "--no-progress", description = "Prints no progress bar.")
   boolean noProgress;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

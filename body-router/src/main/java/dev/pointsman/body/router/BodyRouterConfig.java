@@ -63,6 +63,18 @@ public record BodyRouterConfig(
     return Yaml.read(yaml, BodyRouterConfig.class, null);
   }
 
+  /** A copy whose listeners bind {@code host}. */
+  public BodyRouterConfig withBind(String host) {
+    return new BodyRouterConfig(
+        grpc.withHost(host),
+        admin.withHost(host),
+        extProc,
+        models,
+        defaultModel,
+        discovery,
+        discoveryIntervalSeconds);
+  }
+
   public ModelsConfig modelsConfig() {
     return new ModelsConfig(models, defaultModel);
   }

@@ -81,6 +81,9 @@ class PickerWorkloadTest {
     assertThat(config.grpc().port())
         .isEqualTo(container(r).getPorts().getFirst().getContainerPort());
     assertThat(config.admin().port()).isEqualTo(container(r).getPorts().get(1).getContainerPort());
+    // A pod is reached on its IP: the chart binds every interface, whatever the picker's default.
+    assertThat(config.grpc().host()).isEqualTo("0.0.0.0");
+    assertThat(config.admin().host()).isEqualTo("0.0.0.0");
   }
 
   @Test

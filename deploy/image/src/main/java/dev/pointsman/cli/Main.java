@@ -14,7 +14,12 @@ import picocli.CommandLine.Command;
     name = "pointsman",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Pointsman: an inference gateway for LLM serving fleets.",
+    description = {
+      "Pointsman: an inference gateway for LLM serving fleets. Every role is a subcommand;"
+          + " `pointsman COMMAND --help` explains one, with an example."
+    },
+    footerHeading = "%nExample:%n",
+    footer = {"  ./pointsman demo", "  ./pointsman picker --help"},
     subcommands = {
       DemoCommand.class,
       PickerCommand.class,

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,6 +21,40 @@ class DemoTest {
       Pattern.compile(
           "^\\s+(round-robin|pointsman)\\s+\\d+ms\\s+\\d+ms\\s+\\d+ms\\s+(\\d+)\\s+(\\d+)$",
           Pattern.MULTILINE);
+
+  @Test
+  void aBusyGatewayPortFailsBeforeTheFirstPhaseNamingTheFlag() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream originalOut = System.out;
+    PrintStream originalErr = System.err;
+    int code;
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      try {
+        code =
+            Main.commandLine()
+                .execute(
+                    "demo",
+                    "--duration",
+                    "4",
+                    "--no-serve",
+                    "--quiet",
+                    "--port",
+                    Integer.toString(taken.getLocalPort()));
+      } finally {
+        System.setOut(originalOut);
+        System.setErr(originalErr);
+      }
+      assertThat(code).isEqualTo(2);
+      assertThat(err.toString(StandardCharsets.UTF_8))
+          .contains("port " + taken.getLocalPort() + " is not free")
+          .contains("--port PORT")
+          .doesNotContain("BindException");
+      assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("Phase 1/2");
+    }
+  }
 
   @Test
   void runsBothPhasesAndPrintsTheComparison() {
@@ -45,5 +81,6 @@ class DemoTest {
     }
     assertThat(rows).as(out).isEqualTo(2);
     assertThat(out).contains("Requests served per pod");
+    assertThat(out).containsOnlyOnce("picker ext_proc on");
   }
 }

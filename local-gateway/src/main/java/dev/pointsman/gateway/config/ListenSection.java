@@ -9,7 +9,7 @@ import java.util.Locale;
  * The client-facing listener. With TLS, ALPN offers {@code h2} and {@code http/1.1}; plaintext
  * serves HTTP/1.1.
  *
- * @param host bind address
+ * @param host bind address, default loopback ({@code 127.0.0.1})
  * @param port TCP port (0: any free port)
  * @param tls {@code self-signed} (default), {@code files} or {@code plaintext}
  * @param certChain PEM certificate chain, with {@code tls: files}
@@ -28,7 +28,7 @@ public record ListenSection(
       new ListenSection(null, null, null, null, null, null);
 
   public ListenSection {
-    host = host == null ? "0.0.0.0" : host;
+    host = host == null ? "127.0.0.1" : host;
     port = port == null ? 8443 : port;
     tls = tls == null ? "self-signed" : tls.toLowerCase(Locale.ROOT);
     hostnames = hostnames == null ? List.of() : List.copyOf(hostnames);
@@ -59,6 +59,10 @@ public record ListenSection(
 
   public ListenSection withPort(int newPort) {
     return new ListenSection(host, newPort, tls, certChain, privateKey, hostnames);
+  }
+
+  public ListenSection withHost(String newHost) {
+    return new ListenSection(newHost, port, tls, certChain, privateKey, hostnames);
   }
 
   public ListenSection withTls(String newTls) {

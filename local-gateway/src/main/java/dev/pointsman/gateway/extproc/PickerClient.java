@@ -53,13 +53,22 @@ public final class PickerClient implements AutoCloseable {
   }
 
   private static SslContext sslContext(PickerSection picker) {
+    File ca = picker.caFile() == null ? null : new File(picker.caFile());
+    if (ca != null && !ca.isFile()) {
+      throw new IllegalArgumentException(
+          "picker.caFile: "
+              + picker.caFile()
+              + " does not exist (expected the picker's certificate; `pointsman picker`"
+              + " writes it to .pointsman/picker.pem in local mode with grpc.tls:"
+              + " self-signed, so start the picker first)");
+    }
     try {
       SslContextBuilder b = GrpcSslContexts.forClient();
       if (picker.caPem() != null) {
         b.trustManager(
             new ByteArrayInputStream(picker.caPem().getBytes(StandardCharsets.US_ASCII)));
-      } else if (picker.caFile() != null) {
-        b.trustManager(new File(picker.caFile()));
+      } else if (ca != null) {
+        b.trustManager(ca);
       }
       return b.build();
     } catch (SSLException | IllegalArgumentException e) {

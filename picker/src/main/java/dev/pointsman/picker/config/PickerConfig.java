@@ -72,6 +72,14 @@ public record PickerConfig(
     return Yaml.readFile(file, PickerConfig.class);
   }
 
+  /**
+   * Reads and validates a config file, with {@code defaults} (YAML text) under it: keys the file
+   * leaves out take the mode's defaults, e.g. {@code --kubernetes} binds {@code 0.0.0.0}.
+   */
+  public static PickerConfig load(Path file, String defaults) {
+    return Yaml.readFile(file, defaults, PickerConfig.class);
+  }
+
   /** Reads and validates YAML text. */
   public static PickerConfig parse(String yaml) {
     return Yaml.read(yaml, PickerConfig.class, null);

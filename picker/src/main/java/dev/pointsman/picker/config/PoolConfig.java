@@ -53,6 +53,11 @@ public record PoolConfig(
     }
   }
 
+  /** A copy with other endpoints. */
+  public PoolConfig withEndpoints(List<EndpointConfig> newEndpoints) {
+    return new PoolConfig(name, engine, models, newEndpoints, policy);
+  }
+
   public Engine engineType() {
     return Engine.fromConfigName(engine);
   }

@@ -8,7 +8,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.List;
 
-/** Handles {@code /v1/chat/completions} and {@code /v1/completions}. */
+/** Handles {@code /v1/chat/completions}, {@code /v1/completions} and {@code /v1/responses}. */
 final class CompletionHandler {
   private CompletionHandler() {}
 
@@ -25,11 +25,11 @@ final class CompletionHandler {
    * or the pod hangs).
    */
   static Submitted handle(
-      ChannelHandlerContext ctx, SimPod pod, String body, boolean chat, boolean keepAlive) {
+      ChannelHandlerContext ctx, SimPod pod, String body, Api api, boolean keepAlive) {
     CompletionCall call;
     try {
       JsonNode json = OpenAiJson.MAPPER.readTree(body);
-      call = CompletionCall.parse(chat, json);
+      call = CompletionCall.parse(api, json);
     } catch (JsonProcessingException e) {
       badRequest(ctx, pod, keepAlive, "invalid JSON body: " + e.getOriginalMessage());
       return null;
@@ -88,14 +88,14 @@ final class CompletionHandler {
       return null;
     }
     long id = pod.nextId();
-    String prefix = call.chat() ? "chatcmpl-" : "cmpl-";
     OpenAiJson.Reply reply =
         new OpenAiJson.Reply(
-            call.chat(),
-            prefix + pod.name() + "-" + id,
+            call.api(),
+            call.api().idPrefix() + pod.name() + "-" + id,
             pod.clock.instant().getEpochSecond(),
             call.model(),
-            promptTokens);
+            promptTokens,
+            call.n());
     RequestSink sink =
         call.stream()
             ? new StreamSession(ctx.channel(), pod, reply, call, keepAlive)
@@ -105,15 +105,15 @@ final class CompletionHandler {
     return new Submitted(id, sink);
   }
 
-  private static String resolveAdapter(SimPod pod, String model) {
+  /** The adapter serving {@code model} ("" for the base model), or null if the pod has neither. */
+  static String resolveAdapter(SimPod pod, String model) {
     if (model.equals(pod.model())) {
       return "";
     }
     return pod.adapters().containsKey(model) ? model : null;
   }
 
-  private static void badRequest(
-      ChannelHandlerContext ctx, SimPod pod, boolean keepAlive, String message) {
+  static void badRequest(ChannelHandlerContext ctx, SimPod pod, boolean keepAlive, String message) {
     HttpReplies.error(
         ctx, pod, keepAlive, HttpResponseStatus.BAD_REQUEST, "BadRequestError", message);
   }

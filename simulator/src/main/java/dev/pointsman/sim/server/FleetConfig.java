@@ -55,6 +55,22 @@ public record FleetConfig(List<PodConfig> pods, Long seed, String gpuProfiles) {
     return config;
   }
 
+  /**
+   * A copy whose pods listen on {@code base}, {@code base + 1}, ... in file order; 0 gives every
+   * pod an ephemeral port.
+   */
+  public FleetConfig withPortBase(int base) {
+    if (base < 0 || base + pods.size() - 1 > 65_535) {
+      throw new IllegalArgumentException(
+          "--port-base: " + base + " (expected 0, or 1.." + (65_536 - pods.size()) + ")");
+    }
+    List<PodConfig> moved = new java.util.ArrayList<>();
+    for (int i = 0; i < pods.size(); i++) {
+      moved.add(pods.get(i).withPort(base == 0 ? 0 : base + i));
+    }
+    return new FleetConfig(moved, seed, gpuProfiles);
+  }
+
   /** The built-in profiles, plus {@link #gpuProfiles} resolved against {@code dir}. */
   public GpuProfiles profiles(Path dir) {
     GpuProfiles builtIn = GpuProfiles.builtIn();

@@ -32,10 +32,29 @@ final class OpenAiJson {
     return WORDS[index % WORDS.length];
   }
 
-  /** A streamed chunk: a delta with {@code text} (chat) or a text choice; role on the first. */
-  static String chunk(Reply r, String text, boolean role, String finishReason) {
+  /**
+   * Token {@code token} of choice {@code choice}: each choice says something slightly different.
+   */
+  static String word(int choice, int token) {
+    return word(token + choice);
+  }
+
+  /** The text of a choice of {@code tokens} tokens. */
+  static String text(int choice, int tokens) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < tokens; i++) {
+      text.append(word(choice, i));
+    }
+    return text.toString();
+  }
+
+  /**
+   * A streamed chunk of choice {@code index}: a delta with {@code text} (chat) or a text choice;
+   * role on the first.
+   */
+  static String chunk(Reply r, int index, String text, boolean role, String finishReason) {
     ObjectNode root = header(r, r.chat() ? "chat.completion.chunk" : "text_completion");
-    ObjectNode choice = root.putArray("choices").addObject().put("index", 0);
+    ObjectNode choice = root.putArray("choices").addObject().put("index", index);
     if (r.chat()) {
       ObjectNode delta = choice.putObject("delta");
       if (role) {
@@ -52,30 +71,29 @@ final class OpenAiJson {
     return root.toString();
   }
 
-  /** The final streamed chunk with empty choices and usage. */
+  /** The final streamed chunk with empty choices and usage, counting every choice's tokens. */
   static String usageChunk(Reply r, int completion, int cached) {
     ObjectNode root = header(r, r.chat() ? "chat.completion.chunk" : "text_completion");
     root.putArray("choices");
-    usage(root, r.promptTokens(), completion, cached);
+    usage(root, r.promptTokens(), completion * r.n(), cached);
     return root.toString();
   }
 
-  /** A complete non-streamed response. */
+  /** A complete non-streamed response: {@code n} choices of {@code completion} tokens each. */
   static String full(Reply r, int completion, int cached, String finishReason) {
     ObjectNode root = header(r, r.chat() ? "chat.completion" : "text_completion");
-    ObjectNode choice = root.putArray("choices").addObject().put("index", 0);
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < completion; i++) {
-      text.append(word(i));
+    ArrayNode choices = root.putArray("choices");
+    for (int i = 0; i < r.n(); i++) {
+      ObjectNode choice = choices.addObject().put("index", i);
+      if (r.chat()) {
+        choice.putObject("message").put("role", "assistant").put("content", text(i, completion));
+      } else {
+        choice.put("text", text(i, completion));
+      }
+      choice.putNull("logprobs");
+      choice.put("finish_reason", finishReason);
     }
-    if (r.chat()) {
-      choice.putObject("message").put("role", "assistant").put("content", text.toString());
-    } else {
-      choice.put("text", text.toString());
-    }
-    choice.putNull("logprobs");
-    choice.put("finish_reason", finishReason);
-    usage(root, r.promptTokens(), completion, cached);
+    usage(root, r.promptTokens(), completion * r.n(), cached);
     return root.toString();
   }
 
@@ -86,7 +104,7 @@ final class OpenAiJson {
     return root.toString();
   }
 
-  private static ObjectNode header(Reply r, String object) {
+  static ObjectNode header(Reply r, String object) {
     return MAPPER
         .createObjectNode()
         .put("id", r.id())
@@ -128,11 +146,16 @@ final class OpenAiJson {
   /**
    * Identity of one reply.
    *
-   * @param chat chat or text completion
+   * @param api the API it answers
    * @param id response id
    * @param created creation time, epoch seconds
    * @param model model name as requested
    * @param promptTokens prompt tokens
+   * @param n choices (1 for the Responses API)
    */
-  record Reply(boolean chat, String id, long created, String model, int promptTokens) {}
+  record Reply(Api api, String id, long created, String model, int promptTokens, int n) {
+    boolean chat() {
+      return api == Api.CHAT;
+    }
+  }
 }

@@ -66,6 +66,12 @@ public record PodConfig(
     return new PodConfig(name, gpu, model, host, port, maxLoras, maxCpuLoras, list, engine, faults);
   }
 
+  /** A copy on another port. */
+  public PodConfig withPort(int newPort) {
+    return new PodConfig(
+        name, gpu, model, host, newPort, maxLoras, maxCpuLoras, adapters, engine, faults);
+  }
+
   /** A copy with another metric flavor. */
   public PodConfig withEngine(String flavor) {
     return new PodConfig(

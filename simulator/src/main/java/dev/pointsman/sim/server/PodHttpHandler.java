@@ -27,9 +27,12 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     String body = req.content().toString(StandardCharsets.UTF_8);
     boolean post = req.method().equals(HttpMethod.POST);
     switch (path) {
-      case "/v1/chat/completions", "/v1/completions" -> {
+      case "/v1/chat/completions" -> generate(ctx, body, Api.CHAT, post, keepAlive);
+      case "/v1/completions" -> generate(ctx, body, Api.COMPLETION, post, keepAlive);
+      case "/v1/responses" -> generate(ctx, body, Api.RESPONSES, post, keepAlive);
+      case "/v1/embeddings" -> {
         if (requirePost(ctx, post, keepAlive)) {
-          current = CompletionHandler.handle(ctx, pod, body, path.contains("chat"), keepAlive);
+          current = EmbeddingHandler.handle(ctx, pod, body, keepAlive);
         }
       }
       case "/v1/models" -> AdminHandler.models(ctx, pod, keepAlive);
@@ -47,6 +50,13 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
               HttpResponseStatus.NOT_FOUND,
               "NotFoundError",
               "no route for " + req.method() + " " + path);
+    }
+  }
+
+  private void generate(
+      ChannelHandlerContext ctx, String body, Api api, boolean post, boolean keepAlive) {
+    if (requirePost(ctx, post, keepAlive)) {
+      current = CompletionHandler.handle(ctx, pod, body, api, keepAlive);
     }
   }
 

@@ -15,24 +15,70 @@ import picocli.CommandLine.Option;
 @Command(
     name = "simulate",
     mixinStandardHelpOptions = true,
-    description = "Run simulated vLLM/SGLang model servers (OpenAI API, /metrics) in real time.")
+    header = "Runs simulated vLLM or SGLang model servers in real time.",
+    description = {
+      "Runs simulated vLLM or SGLang model servers in real time, one HTTP port per pod, on"
+          + " 127.0.0.1 unless a pod's host says otherwise. Each pod serves the OpenAI API"
+          + " (/v1/chat/completions, /v1/completions, /v1/responses, /v1/embeddings, /v1/models)"
+          + " and the engine's Prometheus /metrics, and prints its URL at start.",
+      "",
+      "Fleet file keys: seed, gpuProfiles, and pods[] with name, gpu, model, host, port,"
+          + " maxLoras, maxCpuLoras, adapters, engine, faults (see examples/fleet.yaml and"
+          + " docs/benchmarks.md for the GPU profiles)."
+    },
+    footerHeading = "%nExample:%n",
+    footer = {
+      "  ./pointsman simulate --config examples/fleet.yaml",
+      "  ./pointsman simulate --config examples/fleet.yaml --port-base 18001"
+    })
 public final class SimulateCommand implements Callable<Integer> {
-  @Option(names = "--config", required = true, description = "Fleet YAML file.")
+  @Option(
+      names = "--config",
+      required = true,
+      paramLabel = "FILE",
+      description = "Fleet YAML file.")
   Path config;
+
+  @Option(
+      names = "--port-base",
+      paramLabel = "PORT",
+      description =
+          "Puts the pods on PORT, PORT+1, ... in file order instead of their configured ports"
+              + " (0: ephemeral ports).")
+  Integer portBase;
+
+  /** The fleet the flags describe: the file, moved by {@code --port-base}. */
+  public FleetConfig fleetConfig() {
+    FleetConfig file = FleetConfig.load(config);
+    return portBase == null ? file : file.withPortBase(portBase);
+  }
 
   @Override
   public Integer call() throws InterruptedException {
     FleetConfig fleetConfig;
     GpuProfiles profiles;
     try {
-      fleetConfig = FleetConfig.load(config);
+      fleetConfig = fleetConfig();
       profiles = fleetConfig.profiles(config.toAbsolutePath().getParent());
     } catch (IllegalArgumentException e) {
-      System.err.println("simulate: " + e.getMessage());
+      System.err.println("pointsman simulate: " + e.getMessage());
       return 2;
     }
     CountDownLatch stop = new CountDownLatch(1);
-    try (Fleet fleet = Fleet.start(fleetConfig, profiles)) {
+    Fleet started;
+    try {
+      started = Fleet.start(fleetConfig, profiles);
+    } catch (Exception e) { // Netty rethrows the BindException undeclared
+      if (!(e instanceof java.net.BindException)) {
+        throw e;
+      }
+      System.err.println(
+          "pointsman simulate: a pod's port is taken ("
+              + e.getMessage()
+              + "); --port-base PORT moves the pods to PORT, PORT+1, ...");
+      return 2;
+    }
+    try (Fleet fleet = started) {
       List<String> names = fleet.names();
       List<String> urls = fleet.urls();
       for (int i = 0; i < names.size(); i++) {

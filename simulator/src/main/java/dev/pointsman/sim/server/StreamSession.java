@@ -21,10 +21,8 @@ import java.nio.charset.StandardCharsets;
 final class StreamSession implements RequestSink {
   private final Channel ch;
   private final SimPod pod;
-  private final OpenAiJson.Reply reply;
-  private final boolean includeUsage;
+  private final StreamFormat format;
   private final boolean keepAlive;
-  private final String finishReason;
   private final int disconnectAfter;
   private int produced;
   private int written;
@@ -36,10 +34,8 @@ final class StreamSession implements RequestSink {
       Channel ch, SimPod pod, OpenAiJson.Reply reply, CompletionCall call, boolean keepAlive) {
     this.ch = ch;
     this.pod = pod;
-    this.reply = reply;
-    this.includeUsage = call.includeUsage();
+    this.format = StreamFormat.of(reply, call);
     this.keepAlive = keepAlive;
-    this.finishReason = call.maxTokens() > 0 ? "length" : "stop";
     this.disconnectAfter = pod.faults().disconnectAfterTokens();
   }
 
@@ -90,7 +86,7 @@ final class StreamSession implements RequestSink {
         ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> ch.close());
         return;
       }
-      event(OpenAiJson.chunk(reply, OpenAiJson.word(written), written == 0 && reply.chat(), null));
+      format.token(written, this::event);
       written++;
     }
     if (result != null && written == produced) {
@@ -110,23 +106,20 @@ final class StreamSession implements RequestSink {
     HttpUtil.setTransferEncodingChunked(res, true);
     HttpUtil.setKeepAlive(res, keepAlive);
     ch.write(res);
+    format.start(this::event);
   }
 
   private void finish() {
     closed = true;
-    event(OpenAiJson.chunk(reply, reply.chat() ? null : "", false, finishReason));
-    if (includeUsage) {
-      event(OpenAiJson.usageChunk(reply, result.outputTokens(), result.cachedTokens()));
-    }
-    ch.write(content("data: [DONE]\n\n"));
+    format.finish(result, this::event);
     var f = ch.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
     if (!keepAlive) {
       f.addListener(x -> ch.close());
     }
   }
 
-  private void event(String json) {
-    ch.write(content("data: " + json + "\n\n"));
+  private void event(String sse) {
+    ch.write(content(sse));
   }
 
   private static DefaultHttpContent content(String s) {

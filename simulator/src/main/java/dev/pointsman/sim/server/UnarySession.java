@@ -30,7 +30,16 @@ final class UnarySession implements RequestSink {
 
   @Override
   public void onFinish(RequestResult r) {
-    String body = OpenAiJson.full(reply, r.outputTokens(), r.cachedTokens(), finishReason);
+    String body =
+        reply.api() == Api.RESPONSES
+            ? ResponsesJson.response(
+                    reply,
+                    finishReason.equals("length") ? "incomplete" : "completed",
+                    OpenAiJson.text(0, r.outputTokens()),
+                    r.outputTokens(),
+                    r.cachedTokens())
+                .toString()
+            : OpenAiJson.full(reply, r.outputTokens(), r.cachedTokens(), finishReason);
     ctx.executor()
         .execute(() -> HttpReplies.json(ctx, pod, keepAlive, HttpResponseStatus.OK, body));
   }

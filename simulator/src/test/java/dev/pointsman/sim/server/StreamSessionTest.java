@@ -28,8 +28,8 @@ class StreamSessionTest {
       new StreamSession(
           ch,
           pod,
-          new OpenAiJson.Reply(true, "chatcmpl-1", 0, "m", 10),
-          new CompletionCall(true, "m", "hi", 5, true, true),
+          new OpenAiJson.Reply(Api.CHAT, "chatcmpl-1", 0, "m", 10, 1),
+          new CompletionCall(Api.CHAT, "m", "hi", 5, true, true, 1),
           true);
 
   @Test

@@ -20,11 +20,16 @@ import picocli.CommandLine.Option;
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
+    header = "Compares round-robin with Pointsman on a simulated fleet, then keeps serving.",
     description = {
-      "Starts 2 H100-class and 4 L4-class simulated vLLM pods, the picker and the local gateway",
-      "on https://localhost:8443, compares round-robin with Pointsman on the same traffic, then",
-      "keeps serving until Ctrl-C."
-    })
+      "Starts 2 H100-class and 4 L4-class simulated vLLM pods, the picker and the local gateway"
+          + " on https://localhost:8443 (--port), sends the same bursty, prefix-sharing traffic"
+          + " through plain round-robin and then through Pointsman, and prints the time to first"
+          + " token of both. Then it keeps serving, with curl and OpenAI SDK lines to try, until"
+          + " Ctrl-C. It needs no file: the fleet and the picker's settings are built in.",
+    },
+    footerHeading = "%nExample:%n",
+    footer = {"  ./pointsman demo --duration 30 --no-serve"})
 public final class DemoCommand implements Callable<Integer> {
   private static final long SEED = 42;
 
@@ -36,13 +41,17 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--rate", description = "Mean requests per second. Default: ${DEFAULT-VALUE}.")
   double rate = 5;
 
-  @Option(names = "--port", description = "Gateway HTTPS port. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      description =
+          "Gateway HTTPS port, the only fixed port of the demo. Default: ${DEFAULT-VALUE}.")
   int port = 8443;
 
-  @Option(names = "--no-serve", description = "Exit after the comparison instead of serving.")
+  @Option(names = "--no-serve", description = "Exits after the comparison instead of serving.")
   boolean noServe;
 
-  @Option(names = "--quiet", description = "No live per-pod view.")
+  @Option(names = "--quiet", description = "Prints no live per-pod view.")
   boolean quiet;
 
   private final PrintStream out = System.out;
@@ -53,6 +62,15 @@ public final class DemoCommand implements Callable<Integer> {
       System.err.println("pointsman demo: --duration must be >= 4 and --rate > 0");
       return 2;
     }
+    // The only fixed port: the pods, the pickers and the round-robin gateway take ephemeral ones.
+    var busy = PortCheck.problem(port, "--port");
+    if (busy.isPresent()) {
+      System.err.println("pointsman demo: " + busy.get());
+      return 2;
+    }
+    // Two pickers run (one per phase, each on its own fleet); their listeners' start lines name
+    // internal ephemeral ports, so the demo prints its own line for the one you can talk to.
+    System.setProperty("org.slf4j.simpleLogger.log.dev.pointsman.runtime", "warn");
     double phaseSeconds = duration / 2.0;
     List<DemoTraffic.Planned> plan =
         DemoTraffic.plan(SEED, phaseSeconds, rate, DemoStack.MODEL, DemoStack.ADAPTER);
@@ -74,7 +92,12 @@ public final class DemoCommand implements Callable<Integer> {
     }
     DemoStack stack = new DemoStack(port);
     try {
-      out.println("Phase 2/2: Pointsman (a fresh fleet, the same requests)");
+      out.printf(
+          Locale.ROOT,
+          "Phase 2/2: Pointsman (a fresh fleet, the same requests; picker ext_proc on"
+              + " 127.0.0.1:%d, admin on 127.0.0.1:%d)%n",
+          stack.picker.grpcPort(),
+          stack.picker.adminPort());
       DemoClient.Outcome pm =
           run(stack, stack.gateway.port(), stack.gateway.certificatePem().orElseThrow(), plan);
       report(rr, pm);
@@ -164,8 +187,14 @@ public final class DemoCommand implements Callable<Integer> {
         """
         Serving on https://localhost:%d (self-signed certificate) until Ctrl-C. Try:
 
-          curl -k https://localhost:%d/v1/chat/completions -H 'content-type: application/json' \\
+          curl -k -N https://localhost:%d/v1/chat/completions -H 'content-type: application/json' \\
             -d '{"model":"llama","stream":true,"messages":[{"role":"user","content":"Hello!"}]}'
+
+          curl -k https://localhost:%d/v1/responses -H 'content-type: application/json' \\
+            -d '{"model":"llama","input":"Hello!","max_output_tokens":8}'
+
+          curl -k https://localhost:%d/v1/embeddings -H 'content-type: application/json' \\
+            -d '{"model":"llama","input":["first text","second text"],"dimensions":4}'
 
           curl -k https://localhost:%d/v1/models
 
@@ -176,6 +205,8 @@ public final class DemoCommand implements Callable<Integer> {
 
         Why each request went where it did: curl -s http://localhost:%d/debug/decisions
         %n""",
+        p,
+        p,
         p,
         p,
         p,
