@@ -176,7 +176,9 @@ class RolesOneByOneTest {
         c.defaultModel(),
         List.of(pool.withEndpoints(endpoints)),
         c.objectives(),
-        c.decisionLog());
+        c.decisionLog(),
+        c.protocol(),
+        c.shutdown());
   }
 
   private static String ex(String file) {
