@@ -130,9 +130,14 @@ public final class Responses {
 
   /** A successful direct answer (e.g. {@code GET /v1/models}). */
   public static ProcessingResponse ok(String json) {
+    return ok(json, false);
+  }
+
+  /** A successful direct answer; to a {@code HEAD} request ({@code headOnly}) without the body. */
+  public static ProcessingResponse ok(String json, boolean headOnly) {
     HeaderMutation.Builder headers =
         HeaderMutation.newBuilder().addSetHeaders(header("content-type", "application/json"));
-    return immediate(200, headers, json, "answered_by_picker");
+    return immediate(200, headers, headOnly ? "" : json, "answered_by_picker");
   }
 
   private static ProcessingResponse immediate(

@@ -32,7 +32,6 @@ public record InferencePaths(List<String> routed) {
     if (routed == null || routed.isEmpty()) {
       throw new IllegalArgumentException("routedPaths: [] (expected at least one path)");
     }
-    routed = List.copyOf(routed);
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < routed.size(); i++) {
       String p = routed.get(i);
@@ -45,7 +44,8 @@ public record InferencePaths(List<String> routed) {
           || !v.unchanged()
           || (p.length() > 1 && p.endsWith("/"))) {
         throw new IllegalArgumentException(
-            where + " (expected a path in normal form: no dot segments, doubled or trailing"
+            where
+                + " (expected a path in normal form: no dot segments, doubled or trailing"
                 + " slashes, backslashes)");
       }
       if (p.equals(MODELS) || p.startsWith(MODELS + "/")) {
@@ -56,6 +56,7 @@ public record InferencePaths(List<String> routed) {
         throw new IllegalArgumentException(where + " (listed twice)");
       }
     }
+    routed = List.copyOf(routed);
   }
 
   /** The defaults, or the configured paths. */

@@ -13,8 +13,8 @@ import java.nio.charset.StandardCharsets;
  *   <li>RFC 3986 normalisation as Envoy's URL library does it: {@code \} becomes {@code /}; {@code
  *       .} and {@code ..} segments are resolved, never above the root, {@code %2e} counting as a
  *       dot; percent-escapes of unreserved characters (letters, digits, {@code -._~}) are decoded,
- *       other escapes are kept as written; characters not allowed in a path are percent-encoded;
- *       a NUL, raw or escaped, is refused;
+ *       other escapes are kept as written; characters not allowed in a path are percent-encoded; a
+ *       NUL, raw or escaped, is refused;
  *   <li>runs of slashes are merged.
  * </ol>
  *

@@ -31,8 +31,7 @@ class InferencePathsTest {
     assertThat(paths.decideStrict("HEAD", "/v1/models/a%40b+c"))
         .isEqualTo(new PathDecision.ModelRetrieve("a@b+c", true));
     assertThat(paths.decideStrict("POST", "/v1/models")).isInstanceOf(PathDecision.Refused.class);
-    assertThat(paths.decideStrict("GET", "/v1/models/"))
-        .isInstanceOf(PathDecision.Refused.class);
+    assertThat(paths.decideStrict("GET", "/v1/models/")).isInstanceOf(PathDecision.Refused.class);
   }
 
   @ParameterizedTest

@@ -55,6 +55,11 @@ final class Fixture implements AutoCloseable {
   }
 
   Fixture(ExtProcSettings settings, Routing override) throws IOException {
+    this(settings, override, null);
+  }
+
+  /** With {@code defaultModel} used for requests that name no model. */
+  Fixture(ExtProcSettings settings, Routing override, String defaultModel) throws IOException {
     pools.put("gpu-a", pool("gpu-a", "10.0.0.1:8000", "10.0.0.2:8000"));
     pools.put("empty", PoolSnapshot.empty("empty"));
     ModelResolver resolver =
@@ -64,7 +69,7 @@ final class Fixture implements AutoCloseable {
                     new ModelEntry(MODEL, List.of("llama"), null, List.of(PoolTarget.of("gpu-a"))),
                     ModelEntry.adapter(ADAPTER, MODEL),
                     ModelEntry.base("orphan", List.of(PoolTarget.of("empty")))),
-                null));
+                defaultModel));
     Scheduler scheduler =
         new Scheduler(new PrefixIndex(1000), inFlight, PrefixHasher.DEFAULT, clock::get);
     routing =
