@@ -2,6 +2,7 @@ package dev.pointsman.extproc;
 
 import com.google.protobuf.ByteString;
 import dev.pointsman.inference.error.OpenAiError;
+import dev.pointsman.inference.error.RequestRejectedException;
 import dev.pointsman.inference.request.BodyAccumulator;
 import dev.pointsman.inference.request.ParsedRequest;
 import dev.pointsman.inference.request.PathDecision;
@@ -58,7 +59,7 @@ final class RequestPhase {
     switch (context.settings().paths().decideStrict(head.method(), head.path())) {
       case PathDecision.Refused r -> throw new Rejection(r.error(), r.reason(), 0);
       case PathDecision.ModelList l -> answer(context.handler().modelsJson(), l.head());
-      case PathDecision.ModelRetrieve m -> answer(context.handler().modelJson(m.id()), m.head());
+      case PathDecision.ModelRetrieve m -> retrieve(m);
       case PathDecision.Routed r -> startBody(headers.getEndOfStream());
     }
   }
@@ -79,6 +80,22 @@ final class RequestPhase {
     if (mode == BodyMode.BUFFERED) {
       send.accept(Responses.continueRequestHeaders());
     }
+  }
+
+  private void retrieve(PathDecision.ModelRetrieve m) {
+    String json;
+    try {
+      json = context.handler().modelJson(m.id());
+    } catch (RequestRejectedException e) {
+      if (!m.head()) {
+        throw e;
+      }
+      context.events().onRejected(e.reason().label(), e.error().httpStatus());
+      send.accept(Responses.errorWithoutBody(e.error()));
+      answered = true; // HEAD: the 404's status and headers, no body
+      return;
+    }
+    answer(json, m.head());
   }
 
   /** The model listing, answered here whether or not a body follows (it is never read). */

@@ -128,6 +128,13 @@ public final class Responses {
     return immediate(error.httpStatus(), headers, error.toJson(), error.code());
   }
 
+  /** An error answered to a {@code HEAD} request: its status and headers, no body. */
+  public static ProcessingResponse errorWithoutBody(OpenAiError error) {
+    HeaderMutation.Builder headers =
+        HeaderMutation.newBuilder().addSetHeaders(header("content-type", "application/json"));
+    return immediate(error.httpStatus(), headers, "", error.code());
+  }
+
   /** A successful direct answer (e.g. {@code GET /v1/models}). */
   public static ProcessingResponse ok(String json) {
     return ok(json, false);

@@ -142,6 +142,11 @@ class RoutedPathsTest {
       assertThat(r.getBody().isEmpty()).as(path).isTrue();
       assertThat(Replies.setHeaders(r)).containsEntry("content-type", "application/json");
     }
+    ImmediateResponse unknown =
+        fx.stream().requestHeaders("HEAD", "/v1/models/gpt-4o", true).next().getImmediateResponse();
+    assertThat(unknown.getStatus().getCodeValue()).isEqualTo(404);
+    assertThat(unknown.getBody().isEmpty()).isTrue();
+    assertThat(fx.observer.rejected).containsExactly("unknown_model:404");
   }
 
   @Test
