@@ -2,7 +2,9 @@ package dev.pointsman.config;
 
 import dev.pointsman.extproc.BodyMode;
 import dev.pointsman.extproc.ExtProcSettings;
+import dev.pointsman.inference.request.InferencePaths;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -13,11 +15,20 @@ import java.util.Locale;
  * @param requestBodyMode {@code FULL_DUPLEX_STREAMED} or {@code BUFFERED}
  * @param responseBodyMode {@code FULL_DUPLEX_STREAMED}, {@code BUFFERED} or {@code NONE}
  * @param maxBodyBytes request bodies over this get 413
+ * @param routedPaths the {@code POST} paths routed to a model server (default {@code
+ *     /v1/chat/completions}, {@code /v1/completions}, {@code /v1/embeddings}, {@code
+ *     /v1/responses}); every other path gets 404 (see docs/picker.md, "What is routed")
  */
-public record ExtProcSection(String requestBodyMode, String responseBodyMode, Long maxBodyBytes) {
-  public static final ExtProcSection DEFAULTS = new ExtProcSection(null, null, null);
+public record ExtProcSection(
+    String requestBodyMode, String responseBodyMode, Long maxBodyBytes, List<String> routedPaths) {
+  public static final ExtProcSection DEFAULTS = new ExtProcSection(null, null, null, null);
+
+  public ExtProcSection(String requestBodyMode, String responseBodyMode, Long maxBodyBytes) {
+    this(requestBodyMode, responseBodyMode, maxBodyBytes, null);
+  }
 
   public ExtProcSection {
+    routedPaths = routedPaths == null ? null : InferencePaths.of(routedPaths).routed();
     if (requestBodyMode != null) {
       mode("requestBodyMode", requestBodyMode);
     }
@@ -42,7 +53,8 @@ public record ExtProcSection(String requestBodyMode, String responseBodyMode, Lo
             ? defaults.responseBodyMode()
             : mode("responseBodyMode", responseBodyMode),
         maxBodyBytes == null ? defaults.maxBodyBytes() : maxBodyBytes,
-        defaults.echoChunkBytes());
+        defaults.echoChunkBytes(),
+        routedPaths == null ? defaults.paths() : InferencePaths.of(routedPaths));
   }
 
   private static BodyMode mode(String field, String value) {

@@ -18,6 +18,18 @@ public interface ExtProcHandler {
    */
   Verdict decide(RequestHead head, ParsedRequest body);
 
-  /** The OpenAI {@code GET /v1/models} body, answered without a model server. */
+  /**
+   * The OpenAI {@code GET /v1/models} body (models and their aliases), answered without a model
+   * server.
+   */
   String modelsJson();
+
+  /**
+   * The OpenAI {@code GET /v1/models/{id}} body (one model object), answered without a model
+   * server.
+   *
+   * @throws dev.pointsman.inference.error.RequestRejectedException 404 {@code model_not_found} for
+   *     an id that is neither a served model nor an alias
+   */
+  String modelJson(String id);
 }

@@ -1,5 +1,6 @@
 package dev.pointsman.extproc;
 
+import dev.pointsman.inference.request.InferencePaths;
 import java.util.Objects;
 
 /**
@@ -9,15 +10,27 @@ import java.util.Objects;
  * @param responseBodyMode how response bodies arrive
  * @param maxBodyBytes request bodies over this are refused with 413
  * @param echoChunkBytes largest echoed body chunk (Envoy's limit is about 64 KiB)
+ * @param paths what is routed; every other request is refused before its body is read
  */
 public record ExtProcSettings(
-    BodyMode requestBodyMode, BodyMode responseBodyMode, long maxBodyBytes, int echoChunkBytes) {
+    BodyMode requestBodyMode,
+    BodyMode responseBodyMode,
+    long maxBodyBytes,
+    int echoChunkBytes,
+    InferencePaths paths) {
 
   public static final ExtProcSettings DEFAULTS =
       new ExtProcSettings(
           BodyMode.FULL_DUPLEX_STREAMED, BodyMode.FULL_DUPLEX_STREAMED, 16L << 20, 62_000);
 
+  /** Settings routing the default inference paths. */
+  public ExtProcSettings(
+      BodyMode requestBodyMode, BodyMode responseBodyMode, long maxBodyBytes, int echoChunkBytes) {
+    this(requestBodyMode, responseBodyMode, maxBodyBytes, echoChunkBytes, InferencePaths.DEFAULTS);
+  }
+
   public ExtProcSettings {
+    Objects.requireNonNull(paths, "paths");
     Objects.requireNonNull(requestBodyMode, "requestBodyMode");
     Objects.requireNonNull(responseBodyMode, "responseBodyMode");
     if (requestBodyMode == BodyMode.NONE) {

@@ -2,8 +2,10 @@ package dev.pointsman.extproc;
 
 import com.google.protobuf.ByteString;
 import dev.pointsman.inference.error.OpenAiError;
+import dev.pointsman.inference.error.RequestRejectedException;
 import dev.pointsman.inference.request.BodyAccumulator;
 import dev.pointsman.inference.request.ParsedRequest;
+import dev.pointsman.inference.request.PathDecision;
 import dev.pointsman.inference.request.RequestParser;
 import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.envoyproxy.envoy.service.ext_proc.v3.BodyResponse;
@@ -17,10 +19,11 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The request side of one stream: read the headers, accumulate the body, decide at its end, and
- * send the reply. In FULL_DUPLEX_STREAMED mode the headers reply waits for the decision and the
- * body is echoed after it; in BUFFERED mode the headers are continued at once and the decision
- * rides on the body reply.
+ * The request side of one stream: read the headers (a path off the allow-list is refused at once,
+ * the model listing answered at once), accumulate the body, decide at its end, and send the reply.
+ * In FULL_DUPLEX_STREAMED mode the headers reply waits for the decision and the body is echoed
+ * after it; in BUFFERED mode the headers are continued at once and the decision rides on the body
+ * reply.
  */
 final class RequestPhase {
   private final Consumer<ProcessingResponse> send;
@@ -53,15 +56,52 @@ final class RequestPhase {
       return;
     }
     head = RequestHead.from(headers, metadata);
-    if (headers.getEndOfStream()) {
-      answerBodiless();
-      return;
+    switch (context.settings().paths().decideStrict(head.method(), head.path())) {
+      case PathDecision.Refused r -> throw new Rejection(r.error(), r.reason(), 0);
+      case PathDecision.ModelList l -> answer(context.handler().modelsJson(), l.head());
+      case PathDecision.ModelRetrieve m -> retrieve(m);
+      case PathDecision.Routed r -> startBody(headers.getEndOfStream());
+    }
+  }
+
+  private void startBody(boolean noBody) {
+    if (noBody) {
+      throw new Rejection(
+          new OpenAiError(
+              400,
+              "request body required: " + head.method() + " " + head.path() + " had none",
+              "invalid_request_error",
+              "missing_body"),
+          "missing_body",
+          0);
     }
     RequestParser.checkContentType(head.contentType());
     body = context.parser().start(head.path());
     if (mode == BodyMode.BUFFERED) {
       send.accept(Responses.continueRequestHeaders());
     }
+  }
+
+  private void retrieve(PathDecision.ModelRetrieve m) {
+    String json;
+    try {
+      json = context.handler().modelJson(m.id());
+    } catch (RequestRejectedException e) {
+      if (!m.head()) {
+        throw e;
+      }
+      context.events().onRejected(e.reason().label(), e.error().httpStatus());
+      send.accept(Responses.errorWithoutBody(e.error()));
+      answered = true; // HEAD: the 404's status and headers, no body
+      return;
+    }
+    answer(json, m.head());
+  }
+
+  /** The model listing, answered here whether or not a body follows (it is never read). */
+  private void answer(String json, boolean headOnly) {
+    send.accept(Responses.ok(json, headOnly));
+    answered = true;
   }
 
   void onBody(HttpBody message) {
@@ -100,32 +140,6 @@ final class RequestPhase {
       decideAndForward(false);
     }
     send.accept(Responses.requestTrailers());
-  }
-
-  private void answerBodiless() {
-    if (head.method().equals("GET") && head.path().equals("/v1/models")) {
-      send.accept(Responses.ok(context.handler().modelsJson()));
-      answered = true;
-      return;
-    }
-    if (head.method().equals("GET") || head.method().equals("HEAD")) {
-      throw new Rejection(
-          new OpenAiError(
-              404,
-              "no route for " + head.method() + " " + head.path(),
-              "not_found_error",
-              "unknown_path"),
-          "unknown_path",
-          0);
-    }
-    throw new Rejection(
-        new OpenAiError(
-            400,
-            "request body required: " + head.method() + " " + head.path() + " had none",
-            "invalid_request_error",
-            "missing_body"),
-        "missing_body",
-        0);
   }
 
   private void decideAndForward(boolean endOfStream) {

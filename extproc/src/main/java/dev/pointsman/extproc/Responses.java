@@ -164,11 +164,23 @@ public final class Responses {
     return immediate(error.httpStatus(), headers, error.toJson(), error.code());
   }
 
-  /** A successful direct answer (e.g. {@code GET /v1/models}). */
-  public static ProcessingResponse ok(String json) {
+  /** An error answered to a {@code HEAD} request: its status and headers, no body. */
+  public static ProcessingResponse errorWithoutBody(OpenAiError error) {
     HeaderMutation.Builder headers =
         HeaderMutation.newBuilder().addSetHeaders(header("content-type", "application/json"));
-    return immediate(200, headers, json, "answered_by_picker");
+    return immediate(error.httpStatus(), headers, "", error.code());
+  }
+
+  /** A successful direct answer (e.g. {@code GET /v1/models}). */
+  public static ProcessingResponse ok(String json) {
+    return ok(json, false);
+  }
+
+  /** A successful direct answer; to a {@code HEAD} request ({@code headOnly}) without the body. */
+  public static ProcessingResponse ok(String json, boolean headOnly) {
+    HeaderMutation.Builder headers =
+        HeaderMutation.newBuilder().addSetHeaders(header("content-type", "application/json"));
+    return immediate(200, headers, headOnly ? "" : json, "answered_by_picker");
   }
 
   private static ProcessingResponse immediate(

@@ -60,7 +60,7 @@ public final class BodyRouterApp implements AutoCloseable {
             System::nanoTime);
     this.grpc =
         new GrpcServer(
-            config.grpc().toServerConfig(),
+            config.grpc().toServerConfig(settings),
             List.of(service),
             List.of(ExternalProcessorService.SERVICE_NAME));
     this.admin = new AdminServer(config.admin().toServerConfig(), metrics.registry(), this::ready);

@@ -53,6 +53,7 @@ public record BodyRouterConfig(
           "discoveryIntervalSeconds: " + discoveryIntervalSeconds + " (expected >= 1)");
     }
     new ModelsConfig(models, defaultModel);
+    grpc.inboundLimit(extProc.toSettings(DEFAULT_SETTINGS)); // the limits agree
   }
 
   public static BodyRouterConfig load(Path file) {

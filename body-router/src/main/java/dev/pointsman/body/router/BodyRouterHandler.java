@@ -45,4 +45,9 @@ final class BodyRouterHandler implements ExtProcHandler {
   public String modelsJson() {
     return resolver.get().modelsListJson();
   }
+
+  @Override
+  public String modelJson(String id) {
+    return resolver.get().modelJson(id);
+  }
 }

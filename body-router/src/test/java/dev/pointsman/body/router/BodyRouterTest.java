@@ -131,6 +131,30 @@ class BodyRouterTest {
   }
 
   @Test
+  void aPathOffTheInferenceApiIs404WithoutHeadersAndIsCountedOnce() throws Exception {
+    start(BodyRouterConfig.DEFAULT_SETTINGS);
+    EnvoyReplay s =
+        EnvoyReplay.open(channel).requestHeaders("POST", "/v1/load_lora_adapter", false);
+
+    ProcessingResponse r = s.next();
+
+    Replies.assertError(r, 404, "unknown_path");
+    assertThat(s.awaitEnd()).isTrue();
+    assertThat(registry.get("pointsman.bodyrouter.rejected").tag("status", "404").counter().count())
+        .isEqualTo(1.0);
+  }
+
+  @Test
+  void routedPathsAreReadFromItsConfig() {
+    BodyRouterConfig config =
+        BodyRouterConfig.parse(
+            YAML + "extProc: {routedPaths: [/v1/chat/completions, /v1/score]}\n");
+
+    assertThat(config.extProcSettings().paths().routed())
+        .containsExactly("/v1/chat/completions", "/v1/score");
+  }
+
+  @Test
   void discoveryAddsAdaptersAPoolReportsWithoutARestart() throws Exception {
     start(BodyRouterConfig.DEFAULT_SETTINGS);
     HttpServer pool = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

@@ -77,6 +77,22 @@ class EnvoyGatewayTest {
         path -> path.startsWith("/etc/envoy/sds/") ? data.get(path.substring(15)) : null);
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("withEnvoy")
+  void theRenderedConfigRoutesOnlyTheInferenceApi(Scenario scenario) {
+    Bootstrap bootstrap = EnvoyConfigRules.parse(configMap(scenario.render()).get("envoy.yaml"));
+    var hcm =
+        EnvoyConfigRules.connectionManagers(EnvoyConfigRules.gatewayListeners(bootstrap).get(0))
+            .get(0);
+    var host = hcm.getRouteConfig().getVirtualHosts(0);
+
+    EnvoyConfigRules.assertOnlyInferenceIsRouted("rendered: ", hcm, host);
+    assertThat(EnvoyConfigRules.firstMatch(host, "POST", "/v1/load_lora_adapter", true).getName())
+        .isEqualTo("not-inference");
+    assertThat(EnvoyConfigRules.firstMatch(host, "POST", "/v1/chat/completions", true).getName())
+        .isEqualTo("picked");
+  }
+
   @Test
   void anotherReleaseAndNamespaceRenameThePickerEverywhere() throws Exception {
     Rendered r =

@@ -18,21 +18,23 @@ final class ModelListJson {
 
   private ModelListJson() {}
 
-  static String render(List<ServedModel> models) {
+  /**
+   * One entry of our listing: a served model or an alias of one.
+   *
+   * @param model the id, owner and parent (an alias has its model's parent)
+   * @param root the base model it runs on: its own id for a base model, the base for an adapter or
+   *     an alias
+   */
+  record Listed(ServedModel model, String root) {}
+
+  static String render(List<Listed> models) {
     StringWriter out = new StringWriter();
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
       g.writeStartObject();
       g.writeStringField("object", "list");
       g.writeArrayFieldStart("data");
-      for (ServedModel model : models) {
-        g.writeStartObject();
-        g.writeStringField("id", model.id());
-        g.writeStringField("object", "model");
-        g.writeNumberField("created", 0);
-        g.writeStringField("owned_by", model.ownedBy());
-        g.writeStringField("root", model.parent() == null ? model.id() : model.parent());
-        g.writeStringField("parent", model.parent());
-        g.writeEndObject();
+      for (Listed model : models) {
+        write(g, model);
       }
       g.writeEndArray();
       g.writeEndObject();
@@ -40,6 +42,29 @@ final class ModelListJson {
       throw new UncheckedIOException(e);
     }
     return out.toString();
+  }
+
+  /** One model object, as {@code GET /v1/models/{id}} answers it. */
+  static String renderOne(Listed model) {
+    StringWriter out = new StringWriter();
+    try (JsonGenerator g = FACTORY.createGenerator(out)) {
+      write(g, model);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toString();
+  }
+
+  private static void write(JsonGenerator g, Listed listed) throws IOException {
+    ServedModel model = listed.model();
+    g.writeStartObject();
+    g.writeStringField("id", model.id());
+    g.writeStringField("object", "model");
+    g.writeNumberField("created", 0);
+    g.writeStringField("owned_by", model.ownedBy());
+    g.writeStringField("root", listed.root());
+    g.writeStringField("parent", model.parent());
+    g.writeEndObject();
   }
 
   /** Entries without a parent are the base model (the first) and its aliases; others adapters. */

@@ -23,6 +23,7 @@ public final class ModelResolver {
   private final SortedMap<String, DiscoveredModels> discovered;
   private final Map<String, Route> routes;
   private final List<ServedModel> served;
+  private final Map<String, ModelListJson.Listed> listed;
 
   private ModelResolver(ModelsConfig config, SortedMap<String, DiscoveredModels> discovered) {
     this.config = config;
@@ -34,6 +35,14 @@ public final class ModelResolver {
             .map(e -> new ServedModel(e.getKey(), OWNER, parentOf(e.getValue())))
             .sorted(Comparator.comparing(ServedModel::id))
             .toList();
+    TreeMap<String, ModelListJson.Listed> all = new TreeMap<>();
+    routes.forEach(
+        (id, route) ->
+            all.put(
+                id,
+                new ModelListJson.Listed(
+                    new ServedModel(id, OWNER, parentOf(route)), route.baseModel())));
+    this.listed = Collections.unmodifiableSortedMap(all);
   }
 
   /** A resolver of the configured models only. */
@@ -84,9 +93,26 @@ public final class ModelResolver {
     return served;
   }
 
-  /** The OpenAI {@code /v1/models} response body listing {@link #servedModels()}. */
+  /**
+   * The OpenAI {@code /v1/models} response body: every id a request may name, sorted, the {@link
+   * #servedModels()} and their aliases (an alias with its model's {@code root} and {@code parent}),
+   * so that a client checking the listing finds the name it was told to use.
+   */
   public String modelsListJson() {
-    return ModelListJson.render(served);
+    return ModelListJson.render(List.copyOf(listed.values()));
+  }
+
+  /**
+   * The OpenAI {@code /v1/models/{id}} response body for a served model or an alias.
+   *
+   * @throws RequestRejectedException 404 {@code model_not_found} for any other id
+   */
+  public String modelJson(String id) {
+    ModelListJson.Listed model = listed.get(id);
+    if (model == null) {
+      throw new RequestRejectedException(RejectReason.UNKNOWN_MODEL, notFound(id));
+    }
+    return ModelListJson.renderOne(model);
   }
 
   private String notFound(String id) {

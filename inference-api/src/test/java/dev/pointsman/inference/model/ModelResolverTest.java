@@ -138,12 +138,44 @@ class ModelResolverTest {
     JsonNode list = new ObjectMapper().readTree(resolver.modelsListJson());
 
     assertThat(list.get("object").asText()).isEqualTo("list");
-    assertThat(list.get("data")).hasSize(4);
+    assertThat(list.get("data"))
+        .extracting(m -> m.get("id").asText())
+        .containsExactly("chat-lora", "llama", "llama-3.1-8b", "qwen", "sql", "sql-lora");
     JsonNode first = list.get("data").get(0);
     assertThat(first.get("id").asText()).isEqualTo("chat-lora");
     assertThat(first.get("object").asText()).isEqualTo("model");
     assertThat(first.get("owned_by").asText()).isEqualTo("pointsman");
     assertThat(first.get("parent").asText()).isEqualTo("llama-3.1-8b");
-    assertThat(list.get("data").get(1).get("parent").isNull()).isTrue();
+    assertThat(first.get("root").asText()).isEqualTo("llama-3.1-8b");
+    assertThat(list.get("data").get(2).get("parent").isNull()).isTrue();
+  }
+
+  @Test
+  void theListingNamesAliasesAsTheirModels() throws Exception {
+    JsonNode list = new ObjectMapper().readTree(resolver.modelsListJson());
+    JsonNode alias = list.get("data").get(1);
+    JsonNode adapterAlias = list.get("data").get(4);
+
+    assertThat(alias.get("id").asText()).isEqualTo("llama");
+    assertThat(alias.get("root").asText()).isEqualTo("llama-3.1-8b");
+    assertThat(alias.get("parent").isNull()).isTrue();
+    assertThat(adapterAlias.get("id").asText()).isEqualTo("sql");
+    assertThat(adapterAlias.get("parent").asText()).isEqualTo("llama-3.1-8b");
+  }
+
+  @Test
+  void retrievesOneModelByIdOrAliasAndRefusesOthersWith404() throws Exception {
+    JsonNode model = new ObjectMapper().readTree(resolver.modelJson("llama"));
+    RequestRejectedException e =
+        catchThrowableOfType(RequestRejectedException.class, () -> resolver.modelJson("gpt-4"));
+
+    assertThat(model.get("id").asText()).isEqualTo("llama");
+    assertThat(model.get("object").asText()).isEqualTo("model");
+    assertThat(model.get("root").asText()).isEqualTo("llama-3.1-8b");
+    assertThat(new ObjectMapper().readTree(resolver.modelJson("sql-lora")).get("parent").asText())
+        .isEqualTo("llama-3.1-8b");
+    assertThat(e.reason()).isEqualTo(RejectReason.UNKNOWN_MODEL);
+    assertThat(e.error().httpStatus()).isEqualTo(404);
+    assertThat(e.getMessage()).contains("gpt-4").contains("llama-3.1-8b");
   }
 }

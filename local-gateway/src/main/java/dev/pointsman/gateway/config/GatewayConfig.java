@@ -1,6 +1,7 @@
 package dev.pointsman.gateway.config;
 
 import dev.pointsman.config.Yaml;
+import dev.pointsman.inference.request.InferencePaths;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +28,11 @@ import java.util.List;
  * @param timeouts timeouts
  * @param limits buffer bounds
  * @param admin the admin listener, or null for none
+ * @param routedPaths the {@code POST} paths routed to a model server, as the Envoy config's {@code
+ *     picked} route matches them (default: {@code /v1/chat/completions}, {@code /v1/completions},
+ *     {@code /v1/embeddings}, {@code /v1/responses}); keep it equal to the picker's {@code
+ *     extProc.routedPaths}. Every other request but {@code GET}/{@code HEAD /v1/models} gets 404
+ *     here, without asking the picker.
  */
 public record GatewayConfig(
     ListenSection listen,
@@ -35,7 +41,8 @@ public record GatewayConfig(
     List<String> fallbackEndpoints,
     TimeoutSection timeouts,
     LimitSection limits,
-    AdminSection admin) {
+    AdminSection admin,
+    List<String> routedPaths) {
 
   public GatewayConfig {
     listen = listen == null ? ListenSection.DEFAULTS : listen;
@@ -44,6 +51,7 @@ public record GatewayConfig(
     fallbackEndpoints = fallbackEndpoints == null ? List.of() : List.copyOf(fallbackEndpoints);
     timeouts = timeouts == null ? TimeoutSection.DEFAULTS : timeouts;
     limits = limits == null ? LimitSection.DEFAULTS : limits;
+    routedPaths = InferencePaths.of(routedPaths).routed();
     for (int i = 0; i < fallbackEndpoints.size(); i++) {
       try {
         HostPort.parse(fallbackEndpoints.get(i));
@@ -53,9 +61,21 @@ public record GatewayConfig(
     }
   }
 
+  /** A configuration routing the default inference paths. */
+  public GatewayConfig(
+      ListenSection listen,
+      PickerSection picker,
+      Boolean failureModeAllow,
+      List<String> fallbackEndpoints,
+      TimeoutSection timeouts,
+      LimitSection limits,
+      AdminSection admin) {
+    this(listen, picker, failureModeAllow, fallbackEndpoints, timeouts, limits, admin, null);
+  }
+
   /** Defaults everywhere but the listener and the picker. */
   public static GatewayConfig of(ListenSection listen, PickerSection picker) {
-    return new GatewayConfig(listen, picker, null, null, null, null, null);
+    return new GatewayConfig(listen, picker, null, null, null, null, null, null);
   }
 
   /** Reads and validates a config file; messages start with the file name. */
@@ -68,6 +88,11 @@ public record GatewayConfig(
     return Yaml.read(yaml, GatewayConfig.class, null);
   }
 
+  /** The allow-list of routed paths. */
+  public InferencePaths paths() {
+    return InferencePaths.of(routedPaths);
+  }
+
   public List<HostPort> fallback() {
     List<HostPort> out = new ArrayList<>();
     fallbackEndpoints.forEach(e -> out.add(HostPort.parse(e)));
@@ -75,25 +100,53 @@ public record GatewayConfig(
   }
 
   public GatewayConfig withFailureModeAllow(boolean allow) {
-    return new GatewayConfig(listen, picker, allow, fallbackEndpoints, timeouts, limits, admin);
+    return new GatewayConfig(
+        listen, picker, allow, fallbackEndpoints, timeouts, limits, admin, routedPaths);
   }
 
   public GatewayConfig withFallback(List<String> endpoints) {
-    return new GatewayConfig(listen, picker, failureModeAllow, endpoints, timeouts, limits, admin);
+    return new GatewayConfig(
+        listen, picker, failureModeAllow, endpoints, timeouts, limits, admin, routedPaths);
   }
 
   public GatewayConfig withPicker(PickerSection newPicker) {
     return new GatewayConfig(
-        listen, newPicker, failureModeAllow, fallbackEndpoints, timeouts, limits, admin);
+        listen,
+        newPicker,
+        failureModeAllow,
+        fallbackEndpoints,
+        timeouts,
+        limits,
+        admin,
+        routedPaths);
   }
 
   public GatewayConfig withTimeouts(TimeoutSection newTimeouts) {
     return new GatewayConfig(
-        listen, picker, failureModeAllow, fallbackEndpoints, newTimeouts, limits, admin);
+        listen,
+        picker,
+        failureModeAllow,
+        fallbackEndpoints,
+        newTimeouts,
+        limits,
+        admin,
+        routedPaths);
+  }
+
+  public GatewayConfig withRoutedPaths(List<String> paths) {
+    return new GatewayConfig(
+        listen, picker, failureModeAllow, fallbackEndpoints, timeouts, limits, admin, paths);
   }
 
   public GatewayConfig withAdmin(AdminSection newAdmin) {
     return new GatewayConfig(
-        listen, picker, failureModeAllow, fallbackEndpoints, timeouts, limits, newAdmin);
+        listen,
+        picker,
+        failureModeAllow,
+        fallbackEndpoints,
+        timeouts,
+        limits,
+        newAdmin,
+        routedPaths);
   }
 }

@@ -3,6 +3,8 @@ package dev.pointsman.gateway.proxy;
 import dev.pointsman.gateway.extproc.ExtProcCall;
 import dev.pointsman.gateway.extproc.PickerReply;
 import dev.pointsman.gateway.http.HeaderList;
+import dev.pointsman.inference.error.OpenAiError;
+import dev.pointsman.inference.request.NormalizedPath;
 import io.grpc.Status;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
@@ -61,8 +63,15 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
   // ---------------------------------------------------------------- client side
 
   void start(HttpRequest req, String scheme, boolean http2, String clientIp) {
-    requestHeaders = Headers.request(req, scheme, clientIp);
+    NormalizedPath path = Paths.normalize(req.uri());
+    String target = path instanceof NormalizedPath.Valid v ? v.target() : req.uri();
+    requestHeaders = Headers.request(req, target, scheme, clientIp);
     requestHasBody = Bodies.requestHasBody(req, http2);
+    OpenAiError refused = gw.router().refusal(req.method().name(), path);
+    if (refused != null) {
+      answerLocally(LocalReply.of(refused)); // Envoy's own 400/404: no picker, no model server
+      return;
+    }
     route = gw.router().match(requestHeaders);
     picker = gw.picker().open(loop, this);
     picker.sendRequestHeaders(requestHeaders, !requestHasBody);

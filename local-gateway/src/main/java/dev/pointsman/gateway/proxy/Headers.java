@@ -48,16 +48,17 @@ final class Headers {
 
   /**
    * The request as Envoy's filters see it with the shipped config: pseudo-headers first, names
-   * lower-case, the path normalized, connection headers gone, headers with underscores dropped
-   * ({@code headers_with_underscores_action: DROP_HEADER}), client routing headers stripped, a
-   * fresh {@code x-request-id} ({@code generate_request_id}, not preserving the client's), and
-   * {@code x-forwarded-for}/{@code x-forwarded-proto} set ({@code use_remote_address}).
+   * lower-case, the path as normalised ({@code path}), connection headers gone, headers with
+   * underscores dropped ({@code headers_with_underscores_action: DROP_HEADER}), client routing
+   * headers stripped, a fresh {@code x-request-id} ({@code generate_request_id}, not preserving the
+   * client's), and {@code x-forwarded-for}/{@code x-forwarded-proto} set ({@code
+   * use_remote_address}).
    */
-  static HeaderList request(HttpRequest req, String scheme, String clientIp) {
+  static HeaderList request(HttpRequest req, String path, String scheme, String clientIp) {
     HeaderList h = new HeaderList();
     String authority = req.headers().get(HttpHeaderNames.HOST);
     h.add(":authority", authority == null ? "" : authority);
-    h.add(":path", Paths.normalize(req.uri()));
+    h.add(":path", path);
     h.add(":method", req.method().name());
     h.add(":scheme", scheme);
     String forwardedFor = null;

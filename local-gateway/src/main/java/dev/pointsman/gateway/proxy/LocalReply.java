@@ -15,7 +15,12 @@ import java.nio.charset.StandardCharsets;
 record LocalReply(HeaderList headers, ByteBuf body) {
 
   static LocalReply error(int status, String message, String code) {
-    String json = new OpenAiError(status, message, OpenAiError.typeFor(status), code).toJson();
+    return of(new OpenAiError(status, message, OpenAiError.typeFor(status), code));
+  }
+
+  static LocalReply of(OpenAiError error) {
+    int status = error.httpStatus();
+    String json = error.toJson();
     HeaderList h =
         new HeaderList()
             .add(":status", Integer.toString(status))

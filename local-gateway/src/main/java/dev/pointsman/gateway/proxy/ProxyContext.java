@@ -23,7 +23,7 @@ record ProxyContext(
   static ProxyContext create(GatewayConfig config, PickerClient picker, GatewayMetrics metrics) {
     return new ProxyContext(
         config,
-        new Router(config.fallback()),
+        new Router(config.fallback(), config.paths()),
         new UpstreamPool(config.timeouts().upstreamConnect()),
         picker,
         metrics);

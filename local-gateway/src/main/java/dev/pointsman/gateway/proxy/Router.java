@@ -2,23 +2,54 @@ package dev.pointsman.gateway.proxy;
 
 import dev.pointsman.gateway.config.HostPort;
 import dev.pointsman.gateway.http.HeaderList;
+import dev.pointsman.inference.error.OpenAiError;
+import dev.pointsman.inference.request.InferencePaths;
+import dev.pointsman.inference.request.NormalizedPath;
+import dev.pointsman.inference.request.PathDecision;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The route table of the Envoy config: a request carrying {@code x-gateway-destination-endpoint}
- * takes the ORIGINAL_DST route, whose host is read from that header when the upstream connection is
- * chosen; any other request takes the fallback route, round-robin over the default endpoints, or
- * gets 503 when there are none. Thread-safe (the round-robin counter is atomic).
+ * The route table of the Envoy config. A request off the inference API takes the {@code
+ * not-inference} route: a 404 of the gateway's own, before the picker is asked (ext_proc is
+ * disabled on that route), and one whose path Envoy refuses gets 400 ({@link #refusal}). Otherwise
+ * a request carrying {@code x-gateway-destination-endpoint} takes the ORIGINAL_DST route, whose
+ * host is read from that header when the upstream connection is chosen; any other request takes the
+ * fallback route, round-robin over the default endpoints, or gets 503 when there are none.
+ * Thread-safe (the round-robin counter is atomic).
  */
 final class Router {
   static final String DESTINATION = "x-gateway-destination-endpoint";
 
   private final List<HostPort> fallback;
+  private final InferencePaths paths;
   private final AtomicInteger next = new AtomicInteger();
 
   Router(List<HostPort> fallback) {
+    this(fallback, InferencePaths.DEFAULTS);
+  }
+
+  Router(List<HostPort> fallback, InferencePaths paths) {
     this.fallback = List.copyOf(fallback);
+    this.paths = paths;
+  }
+
+  /**
+   * The error for a request Envoy answers itself before routing to a model server: 400 for a path
+   * its normalisation refuses, 404 for anything but the inference API and the model listing; null
+   * for a request that goes on to the picker.
+   *
+   * @param method {@code :method}
+   * @param path the request target as normalised ({@link Paths#normalize})
+   */
+  OpenAiError refusal(String method, NormalizedPath path) {
+    return switch (path) {
+      case NormalizedPath.Invalid i ->
+          new OpenAiError(
+              400, "invalid path: " + i.reason(), "invalid_request_error", "invalid_path");
+      case NormalizedPath.Valid v ->
+          paths.decide(method, v.path()) instanceof PathDecision.Refused r ? r.error() : null;
+    };
   }
 
   /** The route matching {@code headers}: what Envoy caches until {@code clear_route_cache}. */

@@ -2,8 +2,10 @@ package dev.pointsman.gateway.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pointsman.inference.request.NormalizedPath;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PathsTest {
 
@@ -16,8 +18,16 @@ class PathsTest {
     "/../../etc, /etc",
     "/, /",
     "/v1/, /v1/",
+    "/v1\\..\\admin\\faults, /admin/faults",
+    "/v1/%2e%2e/admin/faults, /admin/faults",
   })
   void mergesSlashesAndResolvesDotSegments(String in, String out) {
-    assertThat(Paths.normalize(in)).isEqualTo(out);
+    assertThat(((NormalizedPath.Valid) Paths.normalize(in)).target()).isEqualTo(out);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/v1/chat%2Fcompletions", "/v1%5cx", "/a%00b"})
+  void refusesWhatEnvoyRefuses(String in) {
+    assertThat(Paths.normalize(in)).isInstanceOf(NormalizedPath.Invalid.class);
   }
 }

@@ -53,4 +53,23 @@ class RouterTest {
       assertThat(router.target(router.match(h), h)).isInstanceOf(Router.Target.None.class);
     }
   }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({
+    "POST, /v1/chat/completions, 0",
+    "POST, /v1/responses, 0",
+    "GET, /v1/models, 0",
+    "HEAD, /v1/models/org/name, 0",
+    "POST, /v1/load_lora_adapter, 404",
+    "POST, /v1/../metrics, 404",
+    "GET, /v1/chat/completions, 404",
+    "POST, /v1/chat%2Fcompletions, 400",
+  })
+  void offTheInferenceApiTheGatewayAnswersItself(String method, String path, int status) {
+    Router router = new Router(List.of(a));
+
+    var error = router.refusal(method, Paths.normalize(path));
+
+    assertThat(error == null ? 0 : error.httpStatus()).isEqualTo(status);
+  }
 }

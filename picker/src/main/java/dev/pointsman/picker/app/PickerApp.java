@@ -132,7 +132,9 @@ public final class PickerApp implements AutoCloseable {
             config.pickerOptions());
     this.grpc =
         new GrpcServer(
-            config.grpc().toServerConfig(), List.of(service), List.of(ExtProcService.SERVICE_NAME));
+            config.grpc().toServerConfig(config.extProcSettings()),
+            List.of(service),
+            List.of(ExtProcService.SERVICE_NAME));
     this.admin =
         new AdminServer(config.admin().toServerConfig(), metrics.registry(), this::ready)
             .register("/debug/decisions", decisions::recent);

@@ -62,6 +62,7 @@ public record PickerConfig(
             "pools[" + i + "].name: '" + pools.get(i).name() + "' (already used by another pool)");
       }
     }
+    grpc.inboundLimit(extProc.toSettings(ExtProcSettings.DEFAULTS)); // the limits agree
     if (decisionLog < 0 || decisionLog > 100_000) {
       throw new IllegalArgumentException("decisionLog: " + decisionLog + " (expected 0..100000)");
     }

@@ -181,4 +181,9 @@ final class PickerHandler implements ExtProcHandler {
   public String modelsJson() {
     return routing.modelsJson();
   }
+
+  @Override
+  public String modelJson(String id) {
+    return routing.modelJson(id);
+  }
 }

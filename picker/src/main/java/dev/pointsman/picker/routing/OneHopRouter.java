@@ -168,4 +168,9 @@ public final class OneHopRouter implements Routing {
   public String modelsJson() {
     return resolver.get().modelsListJson();
   }
+
+  @Override
+  public String modelJson(String id) {
+    return resolver.get().modelJson(id);
+  }
 }

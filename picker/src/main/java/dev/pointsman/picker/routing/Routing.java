@@ -35,4 +35,11 @@ public interface Routing {
 
   /** The OpenAI {@code GET /v1/models} response body listing what the gateway serves. */
   String modelsJson();
+
+  /**
+   * The OpenAI {@code GET /v1/models/{id}} response body.
+   *
+   * @throws dev.pointsman.inference.error.RequestRejectedException 404 for an unknown id
+   */
+  String modelJson(String id);
 }

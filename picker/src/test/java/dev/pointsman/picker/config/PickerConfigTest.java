@@ -76,4 +76,48 @@ class PickerConfigTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(message);
   }
+
+  @Test
+  void theGrpcMessageLimitFollowsTheBodyLimit() {
+    PickerConfig defaults = PickerConfig.parse(POOL);
+    PickerConfig big = PickerConfig.parse(POOL + "extProc: {maxBodyBytes: 33554432}\n");
+
+    assertThat(defaults.grpc().toServerConfig(defaults.extProcSettings()).maxInboundMessageBytes())
+        .isEqualTo((16 << 20) + (1 << 20));
+    assertThat(big.grpc().toServerConfig(big.extProcSettings()).maxInboundMessageBytes())
+        .isEqualTo((32 << 20) + (1 << 20));
+  }
+
+  @Test
+  void aGrpcMessageLimitBelowABufferedBodyIsAConfigError() {
+    String yaml =
+        POOL
+            + "extProc: {requestBodyMode: BUFFERED, maxBodyBytes: 16777216}\n"
+            + "grpc: {maxInboundMessageBytes: 8388608}\n";
+
+    assertThatThrownBy(() -> PickerConfig.parse(yaml))
+        .hasMessageContaining(
+            "grpc.maxInboundMessageBytes: 8388608 (expected >= extProc.maxBodyBytes + 1048576"
+                + " = 17825792");
+    assertThat(
+            PickerConfig.parse(yaml.replace("BUFFERED", "FULL_DUPLEX_STREAMED"))
+                .grpc()
+                .maxInboundMessageBytes())
+        .as("streamed chunks are small: any limit will do")
+        .isEqualTo(8388608);
+  }
+
+  @Test
+  void routedPathsAreReadAndCheckedWithTheirPath() {
+    PickerConfig c =
+        PickerConfig.parse(POOL + "extProc: {routedPaths: [/v1/chat/completions, /v1/rerank]}\n");
+
+    assertThat(c.extProcSettings().paths().routed())
+        .containsExactly("/v1/chat/completions", "/v1/rerank");
+    assertThat(PickerConfig.parse(POOL).extProcSettings().paths().routed())
+        .containsExactly(
+            "/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/responses");
+    assertThatThrownBy(() -> PickerConfig.parse(POOL + "extProc: {routedPaths: [/v1/../admin]}\n"))
+        .hasMessageContaining("extProc.routedPaths[0]: '/v1/../admin' (expected a path in normal");
+  }
 }

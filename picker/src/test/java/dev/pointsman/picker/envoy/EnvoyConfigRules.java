@@ -13,6 +13,9 @@ import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
+import dev.pointsman.inference.request.InferencePaths;
+import dev.pointsman.inference.request.NormalizedPath;
+import dev.pointsman.inference.request.PathNormalizer;
 import io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap;
 import io.envoyproxy.envoy.config.cluster.v3.CircuitBreakers;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
@@ -31,6 +34,7 @@ import io.envoyproxy.envoy.config.route.v3.RouteMatch;
 import io.envoyproxy.envoy.config.route.v3.VirtualHost;
 import io.envoyproxy.envoy.extensions.access_loggers.stream.v3.StderrAccessLog;
 import io.envoyproxy.envoy.extensions.access_loggers.stream.v3.StdoutAccessLog;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
@@ -88,6 +92,33 @@ public final class EnvoyConfigRules {
   public static final String EXT_PROC_HEALTH_SERVICE =
       "envoy.service.ext_proc.v3.ExternalProcessor";
 
+  /**
+   * Requests that must never reach a model server, as clients send them (method, path): a model
+   * server's admin API and metrics, and the same behind dot segments, doubled slashes, escapes and
+   * backslashes. Each must be refused by Envoy's path normalisation (400) or, normalised, match a
+   * 404 direct response that does not call the picker.
+   */
+  public static final List<List<String>> NOT_ROUTED =
+      List.of(
+          List.of("POST", "/v1/load_lora_adapter"),
+          List.of("POST", "/v1/unload_lora_adapter"),
+          List.of("POST", "/v1/../admin/faults"),
+          List.of("POST", "/admin/faults"),
+          List.of("POST", "/metrics"),
+          List.of("GET", "/metrics"),
+          List.of("POST", "//v1/load_lora_adapter"),
+          List.of("POST", "/v1/%2e%2e/admin/faults"),
+          List.of("POST", "/v1/chat/completions/../../metrics"),
+          List.of("POST", "/v1/chat%2Fcompletions"),
+          List.of("POST", "/v1/completions/..%2f..%2fadmin/faults"),
+          List.of("POST", "/v1\\..\\admin\\faults"),
+          List.of("POST", "/v1/chat/completions%5C..%5C..%5Cmetrics"),
+          List.of("POST", "/v1/models"),
+          List.of("GET", "/v1/chat/completions"),
+          List.of("POST", "/v1/chat/completions/"),
+          List.of("POST", "/"),
+          List.of("GET", "/health"));
+
   static final String HEADER_MUTATION_FILTER = "envoy.filters.http.header_mutation";
   static final String EXT_PROC_FILTER = "envoy.filters.http.ext_proc";
   static final String ROUTER_FILTER = "envoy.filters.http.router";
@@ -106,6 +137,7 @@ public final class EnvoyConfigRules {
               List.of(
                   HttpConnectionManager.getDescriptor(),
                   ExternalProcessor.getDescriptor(),
+                  ExtProcPerRoute.getDescriptor(),
                   Router.getDescriptor(),
                   HeaderMutation.getDescriptor(),
                   io.envoyproxy.envoy.extensions.http.early_header_mutation.header_mutation.v3
@@ -441,20 +473,98 @@ public final class EnvoyConfigRules {
       }
     }
     VirtualHost host = catchAll.get();
-    Route picked = firstMatch(host, true);
-    Route fallback = firstMatch(host, false);
-    check(picked != null, where + "no route matches a request carrying " + DESTINATION_HEADER);
-    check(fallback != null, where + "no fallback route for requests without " + DESTINATION_HEADER);
-    Cluster pickedCluster = cluster(bootstrap, picked.getRoute().getCluster());
-    assertOriginalDst(pickedCluster);
-    Cluster fallbackCluster = cluster(bootstrap, fallback.getRoute().getCluster());
-    String f = "cluster " + fallbackCluster.getName() + " (fallback): ";
+    for (String path : InferencePaths.DEFAULT_ROUTED) {
+      Route picked = firstMatch(host, "POST", path, true);
+      Route fallback = firstMatch(host, "POST", path, false);
+      check(
+          picked != null && picked.hasRoute(),
+          where + "no route matches POST " + path + " carrying " + DESTINATION_HEADER);
+      check(
+          fallback != null && fallback.hasRoute(),
+          where + "no fallback route for POST " + path + " without " + DESTINATION_HEADER);
+      Cluster pickedCluster = cluster(bootstrap, picked.getRoute().getCluster());
+      assertOriginalDst(pickedCluster);
+      Cluster fallbackCluster = cluster(bootstrap, fallback.getRoute().getCluster());
+      String f = "cluster " + fallbackCluster.getName() + " (fallback): ";
+      check(
+          fallbackCluster.getType() != Cluster.DiscoveryType.ORIGINAL_DST,
+          f + "ORIGINAL_DST has nowhere to send a request without " + DESTINATION_HEADER);
+      check(
+          fallbackCluster.getLbPolicy() == Cluster.LbPolicy.ROUND_ROBIN,
+          f + "lb_policy " + fallbackCluster.getLbPolicy() + " (ROUND_ROBIN)");
+    }
+    assertOnlyInferenceIsRouted(where, hcm, host);
+  }
+
+  /**
+   * Paths are normalised as the picker expects, escaped slashes refused, and every request in
+   * {@link #NOT_ROUTED} (normalised as Envoy does) gets a 404 direct response with an OpenAI error,
+   * without the picker, with or without a (forged) destination header. The model listing never
+   * takes the picked-pod route.
+   */
+  public static void assertOnlyInferenceIsRouted(
+      String where, HttpConnectionManager hcm, VirtualHost host) {
     check(
-        fallbackCluster.getType() != Cluster.DiscoveryType.ORIGINAL_DST,
-        f + "ORIGINAL_DST has nowhere to send a request without " + DESTINATION_HEADER);
+        hcm.hasNormalizePath() && hcm.getNormalizePath().getValue(),
+        where + "normalize_path must be true (routes match the normalised path)");
+    check(hcm.getMergeSlashes(), where + "merge_slashes must be true");
+    var action = hcm.getPathWithEscapedSlashesAction();
     check(
-        fallbackCluster.getLbPolicy() == Cluster.LbPolicy.ROUND_ROBIN,
-        f + "lb_policy " + fallbackCluster.getLbPolicy() + " (ROUND_ROBIN)");
+        action == HttpConnectionManager.PathWithEscapedSlashesAction.REJECT_REQUEST,
+        where
+            + "path_with_escaped_slashes_action is "
+            + action
+            + " (REJECT_REQUEST: what the picker and local-gateway expect)");
+    for (List<String> request : NOT_ROUTED) {
+      String method = request.get(0);
+      if (!(PathNormalizer.normalize(request.get(1)) instanceof NormalizedPath.Valid v)) {
+        continue; // refused with 400 before routing
+      }
+      for (boolean destination : List.of(false, true)) {
+        Route route = firstMatch(host, method, v.path(), destination);
+        String r = where + method + " " + request.get(1) + " (normalised " + v.path() + ") ";
+        check(route != null, r + "matches no route (expected a 404 direct response)");
+        check(
+            route.hasDirectResponse() && route.getDirectResponse().getStatus() == 404,
+            r + "takes route '" + route.getName() + "' (expected a 404 direct response)");
+        assertOpenAiNotFound(r, route);
+        Any perRoute = route.getTypedPerFilterConfigMap().get(EXT_PROC_FILTER);
+        check(
+            perRoute != null
+                && perRoute.is(ExtProcPerRoute.class)
+                && unpack(perRoute, ExtProcPerRoute.class).getDisabled(),
+            r + "route '" + route.getName() + "' must disable " + EXT_PROC_FILTER);
+      }
+    }
+    for (String method : List.of("GET", "HEAD")) {
+      for (String path : List.of(InferencePaths.MODELS, InferencePaths.MODELS + "/llama")) {
+        Route route = firstMatch(host, method, path, false);
+        check(
+            route != null && !route.hasDirectResponse(),
+            where + method + " " + path + " must reach the picker (it answers the listing)");
+      }
+    }
+  }
+
+  private static void assertOpenAiNotFound(String where, Route route) {
+    String body = route.getDirectResponse().getBody().getInlineString();
+    try {
+      JsonNode error = JSON.readTree(body).path("error");
+      check(
+          error.path("type").asText().equals("not_found_error")
+              && error.path("code").asText().equals("unknown_path")
+              && !error.path("message").asText().isBlank(),
+          where + "404 body is not an OpenAI not_found_error/unknown_path: " + body);
+    } catch (IOException e) {
+      throw new AssertionError(where + "404 body is not JSON: " + body, e);
+    }
+    boolean json =
+        route.getResponseHeadersToAddList().stream()
+            .anyMatch(
+                h ->
+                    h.getHeader().getKey().equalsIgnoreCase("content-type")
+                        && h.getHeader().getValue().equals("application/json"));
+    check(json, where + "404 must set content-type: application/json");
   }
 
   /** ORIGINAL_DST on the destination header: CLUSTER_PROVIDED, fast connect, raised breakers. */
@@ -707,16 +817,16 @@ public final class EnvoyConfigRules {
   }
 
   /**
-   * The first route of {@code host} that a generic request ({@code POST /v1/...}, no other special
-   * headers) matches, with or without the destination header; null when none does.
+   * The first route of {@code host} that a request matches: {@code method} on the (normalised)
+   * {@code path}, with or without the destination header and no other special headers; null when
+   * none does. Understands the matchers the shipped config uses: prefix, path, safe_regex (whole
+   * path), {@code :method} exact or regex, and presence of the destination header.
    */
-  static Route firstMatch(VirtualHost host, boolean withDestination) {
+  public static Route firstMatch(
+      VirtualHost host, String method, String path, boolean withDestination) {
     for (Route route : host.getRoutesList()) {
       RouteMatch match = route.getMatch();
-      boolean pathMatches =
-          match.getPathSpecifierCase() == RouteMatch.PathSpecifierCase.PREFIX
-              && (match.getPrefix().isEmpty() || match.getPrefix().equals("/"));
-      if (!pathMatches
+      if (!pathMatches(match, path)
           || match.getQueryParametersCount() > 0
           || match.hasRuntimeFraction()
           || match.hasGrpc()) {
@@ -724,26 +834,45 @@ public final class EnvoyConfigRules {
       }
       boolean headersMatch = true;
       for (HeaderMatcher header : match.getHeadersList()) {
-        headersMatch &=
-            header.getName().equalsIgnoreCase(DESTINATION_HEADER)
-                && matchesPresence(header, withDestination);
+        headersMatch &= headerMatches(header, method, withDestination);
       }
       if (headersMatch) {
-        return route.hasRoute() ? route : null;
+        return route;
       }
     }
     return null;
   }
 
-  /** Presence/absence matchers only; any value matcher is treated as not matching. */
-  private static boolean matchesPresence(HeaderMatcher matcher, boolean present) {
+  private static boolean pathMatches(RouteMatch match, String path) {
+    return switch (match.getPathSpecifierCase()) {
+      case PREFIX -> path.startsWith(match.getPrefix());
+      case PATH -> path.equals(match.getPath());
+      case SAFE_REGEX -> path.matches(match.getSafeRegex().getRegex());
+      default -> false;
+    };
+  }
+
+  private static boolean headerMatches(HeaderMatcher matcher, String method, boolean destination) {
     boolean result;
-    switch (matcher.getHeaderMatchSpecifierCase()) {
-      case PRESENT_MATCH -> result = matcher.getPresentMatch() == present;
-      case HEADERMATCHSPECIFIER_NOT_SET -> result = present; // Envoy's default: presence
-      default -> {
-        return false;
-      }
+    if (matcher.getName().equals(":method")) {
+      result =
+          switch (matcher.getHeaderMatchSpecifierCase()) {
+            case STRING_MATCH ->
+                matcher.getStringMatch().hasSafeRegex()
+                    ? method.matches(matcher.getStringMatch().getSafeRegex().getRegex())
+                    : method.equals(matcher.getStringMatch().getExact());
+            case EXACT_MATCH -> method.equals(matcher.getExactMatch());
+            default -> false;
+          };
+    } else if (matcher.getName().equalsIgnoreCase(DESTINATION_HEADER)) {
+      result =
+          switch (matcher.getHeaderMatchSpecifierCase()) {
+            case PRESENT_MATCH -> matcher.getPresentMatch() == destination;
+            case HEADERMATCHSPECIFIER_NOT_SET -> destination; // Envoy's default: presence
+            default -> false;
+          };
+    } else {
+      return false;
     }
     return matcher.getInvertMatch() != result;
   }

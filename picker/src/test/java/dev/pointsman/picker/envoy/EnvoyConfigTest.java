@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.pointsman.inference.request.InferencePaths;
+import dev.pointsman.inference.request.NormalizedPath;
+import dev.pointsman.inference.request.PathNormalizer;
 import io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.Route;
@@ -58,13 +61,13 @@ class EnvoyConfigTest {
     Bootstrap bootstrap = EnvoyConfigRules.parse(YAML);
     VirtualHost host = mainVirtualHost(bootstrap);
 
-    Route picked = EnvoyConfigRules.firstMatch(host, true);
-    Route fallback = EnvoyConfigRules.firstMatch(host, false);
+    Route picked = EnvoyConfigRules.firstMatch(host, "POST", "/v1/chat/completions", true);
+    Route fallback = EnvoyConfigRules.firstMatch(host, "POST", "/v1/chat/completions", false);
 
     assertThat(picked.getRoute().getCluster()).isEqualTo("model-servers");
     assertThat(fallback.getRoute().getCluster()).isEqualTo("default-models");
-    assertThat(fallback.getMatch().getHeaders(0).hasPresentMatch()).isTrue();
-    assertThat(fallback.getMatch().getHeaders(0).getPresentMatch()).isFalse();
+    assertThat(fallback.getMatch().getHeaders(1).hasPresentMatch()).isTrue();
+    assertThat(fallback.getMatch().getHeaders(1).getPresentMatch()).isFalse();
     assertThat(EnvoyConfigRules.cluster(bootstrap, "default-models").getLoadAssignment())
         .satisfies(
             la ->
@@ -76,6 +79,55 @@ class EnvoyConfigTest {
                             .getSocketAddress()
                             .getAddress())
                     .isEqualTo("vllm-default.models.svc.cluster.local"));
+  }
+
+  /** Each bypass, normalised as Envoy does, is refused by Envoy itself: 400, or a 404 route. */
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("bypasses")
+  void aRequestOffTheInferenceApiNeverReachesAModelServerOrThePicker(String method, String path) {
+    VirtualHost host = mainVirtualHost(EnvoyConfigRules.parse(YAML));
+
+    switch (PathNormalizer.normalize(path)) {
+      case NormalizedPath.Invalid i ->
+          assertThat(
+                  mainConnectionManager(EnvoyConfigRules.parse(YAML))
+                      .getPathWithEscapedSlashesAction())
+              .as("refused with 400 before routing: %s", i.reason())
+              .isEqualTo(HttpConnectionManager.PathWithEscapedSlashesAction.REJECT_REQUEST);
+      case NormalizedPath.Valid v -> {
+        for (boolean forgedDestination : List.of(false, true)) {
+          Route route = EnvoyConfigRules.firstMatch(host, method, v.path(), forgedDestination);
+          assertThat(route.getName()).isEqualTo("not-inference");
+          assertThat(route.hasRoute()).isFalse();
+          assertThat(route.getDirectResponse().getStatus()).isEqualTo(404);
+          assertThat(route.getTypedPerFilterConfigMap()).containsKey("envoy.filters.http.ext_proc");
+        }
+      }
+    }
+  }
+
+  static Stream<Arguments> bypasses() {
+    return EnvoyConfigRules.NOT_ROUTED.stream().map(r -> Arguments.of(r.get(0), r.get(1)));
+  }
+
+  @Test
+  void theInferenceApiIsRoutedAndTheListingGoesToThePicker() {
+    VirtualHost host = mainVirtualHost(EnvoyConfigRules.parse(YAML));
+
+    for (String path : InferencePaths.DEFAULT_ROUTED) {
+      assertThat(EnvoyConfigRules.firstMatch(host, "POST", path, true).getName())
+          .isEqualTo("picked");
+      assertThat(EnvoyConfigRules.firstMatch(host, "POST", path, false).getName())
+          .isEqualTo("fallback-default");
+      assertThat(EnvoyConfigRules.firstMatch(host, "GET", path, true).getName())
+          .isEqualTo("not-inference");
+    }
+    assertThat(EnvoyConfigRules.firstMatch(host, "GET", "/v1/models", false).getName())
+        .isEqualTo("models");
+    assertThat(EnvoyConfigRules.firstMatch(host, "HEAD", "/v1/models/org/model", false).getName())
+        .isEqualTo("models");
+    assertThat(EnvoyConfigRules.firstMatch(host, "GET", "/v1/models/", false).getName())
+        .isEqualTo("not-inference");
   }
 
   @Test
@@ -316,6 +368,34 @@ class EnvoyConfigTest {
             "- priority: DEFAULT\n            max_connections: 10000\n"
                 + "            max_pending_requests: 100000\n            max_requests: 1024",
             "(picker): circuit_breakers max_requests must be >= 10000"),
+        broken(
+            "escaped slashes kept",
+            "                path_with_escaped_slashes_action: REJECT_REQUEST\n",
+            "",
+            "path_with_escaped_slashes_action is IMPLEMENTATION_SPECIFIC_DEFAULT"),
+        broken(
+            "paths not normalised",
+            "normalize_path: true",
+            "normalize_path: false",
+            "normalize_path must be true"),
+        broken(
+            "every path routed to the picked pod",
+            "- name: picked\n                          match:\n"
+                + "                            safe_regex: { regex: \"/v1/(chat/completions|"
+                + "completions|embeddings|responses)\" }",
+            "- name: picked\n                          match:\n"
+                + "                            prefix: /",
+            "POST /v1/load_lora_adapter (normalised /v1/load_lora_adapter) takes route 'picked'"),
+        broken(
+            "the picker asked about other paths",
+            "                              disabled: true\n",
+            "                              disabled: false\n",
+            "route 'not-inference' must disable envoy.filters.http.ext_proc"),
+        broken(
+            "404 without an OpenAI error",
+            "\"type\":\"not_found_error\"",
+            "\"type\":\"nope\"",
+            "404 body is not an OpenAI not_found_error/unknown_path"),
         broken(
             "deprecated field",
             "lb_policy: LEAST_REQUEST\n",

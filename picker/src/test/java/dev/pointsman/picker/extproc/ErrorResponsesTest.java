@@ -201,6 +201,11 @@ class ErrorResponsesTest {
           public String modelsJson() {
             return "{}";
           }
+
+          @Override
+          public String modelJson(String id) {
+            return "{}";
+          }
         };
     try (Fixture f = new Fixture(ExtProcSettings.DEFAULTS, broken)) {
       EnvoyReplay s = f.stream().requestHeaders("POST", "/v1/chat/completions", false);

@@ -65,7 +65,22 @@ final class Fixture implements AutoCloseable {
     this(settings, override, also, PickerOptions.DEFAULTS);
   }
 
+  /** With {@code defaultModel} used for requests that name no model. */
+  Fixture(ExtProcSettings settings, Routing override, String defaultModel) throws IOException {
+    this(settings, override, ExtProcObserver.NOOP, PickerOptions.DEFAULTS, defaultModel);
+  }
+
   Fixture(ExtProcSettings settings, Routing override, ExtProcObserver also, PickerOptions options)
+      throws IOException {
+    this(settings, override, also, options, null);
+  }
+
+  Fixture(
+      ExtProcSettings settings,
+      Routing override,
+      ExtProcObserver also,
+      PickerOptions options,
+      String defaultModel)
       throws IOException {
     observer.also = also;
     pools.put("gpu-a", pool("gpu-a", "10.0.0.1:8000", "10.0.0.2:8000"));
@@ -77,7 +92,7 @@ final class Fixture implements AutoCloseable {
                     new ModelEntry(MODEL, List.of("llama"), null, List.of(PoolTarget.of("gpu-a"))),
                     ModelEntry.adapter(ADAPTER, MODEL),
                     ModelEntry.base("orphan", List.of(PoolTarget.of("empty")))),
-                null));
+                defaultModel));
     scheduler = new Scheduler(new PrefixIndex(1000), inFlight, PrefixHasher.DEFAULT, clock::get);
     routing =
         override != null
