@@ -180,7 +180,7 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
       return;
     }
     h.mutation().applyTo(responseHeaders);
-    down.head(responseHeaders);
+    down.head(responseHeaders, downstreamEnded);
     if (!responseHasBody) {
       endResponse(null);
     }
@@ -292,7 +292,7 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
       terminate(502, "ext_proc stream ended after the response started");
       return;
     }
-    down.head(responseHeaders);
+    down.head(responseHeaders, downstreamEnded);
     for (ByteBuf b : responseSent.takeUnechoed()) {
       down.body(b);
     }
@@ -377,7 +377,14 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
     }
     if (last) {
       upstreamResponseEnded = true;
-      upstream.responseEnded(responseKeepAlive);
+      if (upstream.requestEnded()) {
+        upstream.responseEnded(responseKeepAlive);
+      } else {
+        // answered before it took the whole request (413, an early error): the connection is
+        // out of step, and the rest of the request body has nowhere to go
+        upstream.abort();
+      }
+      askForReplyIfWanted();
     }
     updateUpstreamRead();
   }
