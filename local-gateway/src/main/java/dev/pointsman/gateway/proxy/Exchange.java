@@ -361,7 +361,19 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
     }
     lastActivity = System.nanoTime();
     boolean last = c instanceof LastHttpContent;
-    if (responseHasBody && !upstreamResponseEnded) {
+    boolean forward = responseHasBody && !upstreamResponseEnded;
+    if (last) {
+      // settle the connection first: the response may end the exchange just below
+      upstreamResponseEnded = true;
+      if (upstream.requestEnded()) {
+        upstream.responseEnded(responseKeepAlive);
+      } else {
+        // answered before it took the whole request (413, an early error): the connection is
+        // out of step, and the rest of the request body has nowhere to go
+        upstream.abort();
+      }
+    }
+    if (forward) {
       HeaderList trailers = last ? Bodies.trailers((LastHttpContent) c) : null;
       responseTrailers = trailers;
       if (picker != null) {
@@ -376,14 +388,6 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
       }
     }
     if (last) {
-      upstreamResponseEnded = true;
-      if (upstream.requestEnded()) {
-        upstream.responseEnded(responseKeepAlive);
-      } else {
-        // answered before it took the whole request (413, an early error): the connection is
-        // out of step, and the rest of the request body has nowhere to go
-        upstream.abort();
-      }
       askForReplyIfWanted();
     }
     updateUpstreamRead();
@@ -411,6 +415,23 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
               503, "upstream reset before response headers", "upstream_reset_before_headers"));
     } else {
       terminate(502, "upstream reset mid-response");
+    }
+  }
+
+  @Override
+  public void onUpstreamProtocolError(Throwable cause) {
+    if (finished || upstreamResponseEnded) {
+      return;
+    }
+    gw.metrics().upstreamError("protocol");
+    LOG.debug("upstream {} sent an invalid response: {}", upstream.address(), cause.toString());
+    if (responseHeaders == null) {
+      // Envoy: 502 for a protocol error before the response started (503 for other resets)
+      respondAsUpstream(
+          LocalReply.error(
+              502, "upstream protocol error: " + cause.getMessage(), "upstream_protocol_error"));
+    } else {
+      terminate(502, "upstream protocol error mid-response");
     }
   }
 

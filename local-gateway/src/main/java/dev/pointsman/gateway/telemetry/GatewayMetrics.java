@@ -33,7 +33,7 @@ public final class GatewayMetrics {
         .increment();
   }
 
-  /** {@code kind}: connect, reset, no_route, timeout. */
+  /** {@code kind}: connect, reset, protocol, no_route, timeout. */
   public void upstreamError(String kind) {
     Counter.builder("pointsman_gateway_upstream_errors")
         .description("Model-server connection failures and resets")
