@@ -51,6 +51,15 @@ public final class GatewayMetrics {
         .increment();
   }
 
+  /** {@code reason}: request_headers_timeout, idle. */
+  public void connectionClosed(String reason) {
+    Counter.builder("pointsman_gateway_connections_closed")
+        .description("Client connections the gateway closed on a timeout")
+        .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
   /** The current count of requests answered with {@code status}. */
   public double requests(int status) {
     Counter c =
