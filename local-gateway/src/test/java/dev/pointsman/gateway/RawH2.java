@@ -5,6 +5,7 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -32,12 +33,14 @@ final class RawH2 implements AutoCloseable {
     }
   }
 
+  private final Socket tcp;
   private final SSLSocket socket;
   private final DataInputStream in;
   private final OutputStream out;
 
   RawH2(SSLContext tls, int port) throws IOException {
-    socket = (SSLSocket) tls.getSocketFactory().createSocket("127.0.0.1", port);
+    tcp = new Socket("127.0.0.1", port);
+    socket = (SSLSocket) tls.getSocketFactory().createSocket(tcp, "127.0.0.1", port, true);
     socket.setSoTimeout(20_000);
     SSLParameters p = socket.getSSLParameters();
     p.setApplicationProtocols(new String[] {"h2"});
@@ -131,6 +134,12 @@ final class RawH2 implements AutoCloseable {
     } catch (EOFException closed) {
       return true;
     }
+  }
+
+  /** Drops the connection with a TCP reset, as a client that crashed or was killed. */
+  void reset() throws IOException {
+    tcp.setSoLinger(true, 0);
+    tcp.close(); // under TLS: no close_notify
   }
 
   @Override

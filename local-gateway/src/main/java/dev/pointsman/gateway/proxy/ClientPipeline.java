@@ -29,11 +29,13 @@ final class ClientPipeline extends ChannelInitializer<SocketChannel> {
   private final ProxyContext gw;
   private final SslContext tls;
   private final int maxHeaderBytes;
+  private final ClientErrors errors;
 
   ClientPipeline(ProxyContext gw, SslContext tls) {
     this.gw = gw;
     this.tls = tls;
     this.maxHeaderBytes = gw.config().limits().maxHeaderBytes();
+    this.errors = new ClientErrors(gw.metrics());
   }
 
   @Override
@@ -46,6 +48,16 @@ final class ClientPipeline extends ChannelInitializer<SocketChannel> {
         .addLast(tls.newHandler(ch.alloc()))
         .addLast(
             new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
+              @Override
+              protected void handshakeFailure(ChannelHandlerContext ctx, Throwable cause) {
+                ClientErrors.handle(ctx, cause, gw.metrics());
+              }
+
+              @Override
+              public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                ClientErrors.handle(ctx, cause, gw.metrics());
+              }
+
               @Override
               protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
                 if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
@@ -92,7 +104,8 @@ final class ClientPipeline extends ChannelInitializer<SocketChannel> {
                         new Http2StreamFrameToHttpObjectCodec(true),
                         new DownstreamHandler(gw, true, "https"));
               }
-            }));
+            }),
+        errors);
   }
 
   private IdleStateHandler idleTimer() {

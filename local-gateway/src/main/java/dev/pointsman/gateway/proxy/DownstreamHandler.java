@@ -116,7 +116,11 @@ public final class DownstreamHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
-    context.close();
+    if (http2) {
+      context.close(); // a stream's error; the connection's reach ClientErrors
+    } else {
+      ClientErrors.handle(context, cause, gw.metrics());
+    }
   }
 
   private void releasePipelined() {

@@ -250,7 +250,7 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
       continueUnprocessed(); // Envoy continues when the processor closes without answering
     } else {
       gw.metrics().extProcError("failed");
-      LOG.debug("ext_proc stream failed: {}", status);
+      gw.picker().reportFailure(status);
       if (gw.config().failureModeAllow()) {
         continueUnprocessed();
       } else {

@@ -51,6 +51,15 @@ public final class GatewayMetrics {
         .increment();
   }
 
+  /** {@code kind}: reset (the client went away), tls, protocol, internal. */
+  public void clientError(String kind) {
+    Counter.builder("pointsman_gateway_client_errors")
+        .description("Client connections closed on an error, by kind")
+        .tag("kind", kind)
+        .register(registry)
+        .increment();
+  }
+
   /** {@code reason}: request_headers_timeout, idle. */
   public void connectionClosed(String reason) {
     Counter.builder("pointsman_gateway_connections_closed")
