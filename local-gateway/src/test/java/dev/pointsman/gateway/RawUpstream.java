@@ -24,14 +24,33 @@ final class RawUpstream implements AutoCloseable {
    */
   record Answer(boolean readBody, String bytes, boolean close) {}
 
+  /** Instead of answering, waits for {@code until} and then resets the connection. */
+  private final java.util.function.BooleanSupplier resetWhen;
+
   private final ServerSocket server;
   private final AtomicInteger connections = new AtomicInteger();
   private final List<Socket> open = new CopyOnWriteArrayList<>();
   private final Answer answer;
 
   RawUpstream(Answer answer) throws IOException {
+    this(answer, null);
+  }
+
+  /**
+   * A server that reads a request head, then nothing, and resets the connection (TCP RST) once
+   * {@code resetWhen} holds.
+   */
+  static RawUpstream resetting(java.util.function.BooleanSupplier resetWhen) throws IOException {
+    return new RawUpstream(new Answer(false, "", true), resetWhen);
+  }
+
+  private RawUpstream(Answer answer, java.util.function.BooleanSupplier resetWhen)
+      throws IOException {
     this.answer = answer;
-    this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    this.resetWhen = resetWhen;
+    this.server = new ServerSocket();
+    this.server.setReceiveBufferSize(4096); // accepted sockets fill up fast when not read
+    this.server.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
     Thread.ofVirtual().start(this::accept);
   }
 
@@ -60,6 +79,12 @@ final class RawUpstream implements AutoCloseable {
     try (s) {
       InputStream in = s.getInputStream();
       OutputStream out = s.getOutputStream();
+      if (resetWhen != null) {
+        readHead(in);
+        dev.pointsman.testing.Await.until("the reset condition", resetWhen);
+        s.setSoLinger(true, 0);
+        return;
+      }
       for (String head = readHead(in); head != null; head = readHead(in)) {
         if (answer.readBody()) {
           readBody(in, head);

@@ -3,10 +3,19 @@ package dev.pointsman.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.ByteString;
 import dev.pointsman.gateway.app.LocalGateway;
 import dev.pointsman.gateway.config.GatewayConfig;
 import dev.pointsman.gateway.config.ListenSection;
 import dev.pointsman.gateway.config.PickerSection;
+import io.envoyproxy.envoy.config.core.v3.HeaderValue;
+import io.envoyproxy.envoy.config.core.v3.HeaderValueOption;
+import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
+import io.envoyproxy.envoy.service.ext_proc.v3.HeadersResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.URI;
@@ -17,6 +26,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -126,6 +137,74 @@ class UpstreamPoolTrustIT {
         LocalGateway gw = gateway(pod)) {
       assertThatThrownBy(() -> post(gw, BODY)).isInstanceOf(IOException.class);
     }
+  }
+
+  @Test
+  void aResetWhileThePodHoldsTheRequestBackIsAnsweredAtOnce() throws Exception {
+    // the picker routes to the pod and echoes every chunk; the pod reads nothing, so the gateway
+    // stops taking echoes; once the picker has the whole body, the pod resets the connection
+    AtomicBoolean bodyEnded = new AtomicBoolean();
+    try (RawUpstream pod = RawUpstream.resetting(bodyEnded::get);
+        FakePicker routing = new FakePicker(routingTo(pod.address(), bodyEnded));
+        LocalGateway gw =
+            LocalGateway.start(
+                GatewayConfig.of(
+                    new ListenSection("127.0.0.1", 0, "plaintext", null, null, null),
+                    PickerSection.plaintext(routing.address())))) {
+      String big = Stack.chat(Stack.MODEL, "a".repeat(12 << 20), false, 2);
+
+      HttpResponse<String> res = post(gw, big);
+
+      assertThat(res.statusCode()).isEqualTo(503);
+      assertThat(res.body()).contains("upstream reset");
+    }
+  }
+
+  /** Routes at the first body chunk, echoes each, lets the response through unchanged. */
+  private static BiConsumer<ProcessingRequest, StreamObserver<ProcessingResponse>> routingTo(
+      String destination, AtomicBoolean bodyEnded) {
+    AtomicBoolean routed = new AtomicBoolean();
+    return (req, out) -> {
+      if (req.hasRequestBody()) {
+        if (!routed.getAndSet(true)) {
+          out.onNext(route(destination));
+        }
+        out.onNext(
+            Replies.echo(
+                req.getRequestBody().getBody(), req.getRequestBody().getEndOfStream(), true));
+        if (req.getRequestBody().getEndOfStream()) {
+          bodyEnded.set(true);
+        }
+      } else if (req.hasResponseHeaders()) {
+        out.onNext(
+            ProcessingResponse.newBuilder()
+                .setResponseHeaders(HeadersResponse.getDefaultInstance())
+                .build());
+      } else if (req.hasResponseBody()) {
+        out.onNext(
+            Replies.echo(
+                req.getResponseBody().getBody(), req.getResponseBody().getEndOfStream(), false));
+      }
+    };
+  }
+
+  private static ProcessingResponse route(String destination) {
+    HeaderValueOption h =
+        HeaderValueOption.newBuilder()
+            .setHeader(
+                HeaderValue.newBuilder()
+                    .setKey("x-gateway-destination-endpoint")
+                    .setRawValue(ByteString.copyFromUtf8(destination)))
+            .setAppendAction(HeaderValueOption.HeaderAppendAction.OVERWRITE_IF_EXISTS_OR_ADD)
+            .build();
+    return ProcessingResponse.newBuilder()
+        .setRequestHeaders(
+            HeadersResponse.newBuilder()
+                .setResponse(
+                    CommonResponse.newBuilder()
+                        .setHeaderMutation(HeaderMutation.newBuilder().addSetHeaders(h))
+                        .setClearRouteCache(true)))
+        .build();
   }
 
   private static RawUpstream.Answer answer(String status, String headers, String body) {

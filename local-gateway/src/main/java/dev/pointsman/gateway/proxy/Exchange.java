@@ -460,6 +460,7 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
     picker.sendResponseHeaders(responseHeaders, false, upstream.address());
     sendResponseChunk(reply.body(), true, null);
     reply.body().release();
+    askForReplyIfWanted(); // the model server may have been what held the replies back
   }
 
   // ---------------------------------------------------------------- endings
