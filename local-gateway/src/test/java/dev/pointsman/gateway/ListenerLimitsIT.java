@@ -73,6 +73,7 @@ class ListenerLimitsIT {
                   .build());
 
       assertThat(big.statusCode()).isEqualTo(431);
+      assertThat(big.body()).contains("\"error\"").contains("headers_too_large");
       assertThat(big.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_2);
       String rest = String.join("\n", events.lines().toList());
       assertThat(rest).contains("data: [DONE]");

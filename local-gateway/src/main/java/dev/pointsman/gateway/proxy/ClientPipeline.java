@@ -7,7 +7,6 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http2.Http2FrameCodec;
-import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
@@ -84,8 +83,7 @@ final class ClientPipeline extends ChannelInitializer<SocketChannel> {
         Http2Settings.defaultSettings()
             .maxHeaderListSize(maxHeaderBytes)
             .maxConcurrentStreams(gw.config().limits().maxConcurrentStreams());
-    Http2FrameCodec codec =
-        Http2FrameCodecBuilder.forServer().validateHeaders(true).initialSettings(settings).build();
+    Http2FrameCodec codec = Http2Codecs.server(settings, gw.metrics());
     BooleanSupplier busy = () -> codec.connection().numActiveStreams() > 0;
     HeadersDeadline deadline =
         new HeadersDeadline(gw.config().timeouts().requestHeaders(), gw.metrics(), busy);
