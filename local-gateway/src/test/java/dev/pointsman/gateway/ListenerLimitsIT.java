@@ -137,7 +137,19 @@ class ListenerLimitsIT {
   }
 
   @Test
+  void theDefaultLimitsAreAdvertised() throws Exception {
+    try (LocalGateway gw = tls(c -> c);
+        RawH2 h2 = new RawH2(Stack.trusting(gw.certificatePem().orElseThrow()), gw.port())) {
+      h2.preface();
+
+      assertThat(h2.serverSetting(0x3)).isEqualTo(1024); // SETTINGS_MAX_CONCURRENT_STREAMS
+      assertThat(h2.serverSetting(0x6)).isEqualTo(64 << 10); // SETTINGS_MAX_HEADER_LIST_SIZE
+    }
+  }
+
+  @Test
   void aStreamOverTheConcurrentLimitIsRefused() throws Exception {
+    // the mechanism, at a small limit (the default's 1025th stream costs 1024 picker streams)
     int limit = 3;
     try (LocalGateway gw =
             tls(c -> c.withLimits(LimitSection.DEFAULTS.withMaxConcurrentStreams(limit)));

@@ -36,6 +36,7 @@ final class RawH2 implements AutoCloseable {
   private final Socket tcp;
   private final SSLSocket socket;
   private final DataInputStream in;
+  private final java.util.Map<Integer, Long> serverSettings = new java.util.HashMap<>();
   private final OutputStream out;
 
   RawH2(SSLContext tls, int port) throws IOException {
@@ -59,10 +60,25 @@ final class RawH2 implements AutoCloseable {
     frame(SETTINGS, 0, 0, new byte[0]);
     for (Frame f = read(); ; f = read()) {
       if (f.type() == SETTINGS && (f.flags() & 1) == 0) {
+        byte[] p = f.payload();
+        for (int i = 0; i + 6 <= p.length; i += 6) {
+          int id = (p[i] & 0xff) << 8 | (p[i + 1] & 0xff);
+          long v =
+              (p[i + 2] & 0xffL) << 24
+                  | (p[i + 3] & 0xff) << 16
+                  | (p[i + 4] & 0xff) << 8
+                  | (p[i + 5] & 0xff);
+          serverSettings.put(id, v);
+        }
         frame(SETTINGS, 1, 0, new byte[0]);
         return this;
       }
     }
+  }
+
+  /** A setting the server sent in its preface, or -1. */
+  long serverSetting(int id) {
+    return serverSettings.getOrDefault(id, -1L);
   }
 
   /** A request's HEADERS frame, without END_STREAM (the body would follow). */
