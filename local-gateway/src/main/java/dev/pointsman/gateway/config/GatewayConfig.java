@@ -9,14 +9,16 @@ import java.util.List;
 /**
  * The local gateway's configuration file. Every section is optional; the defaults match the shipped
  * Envoy config (fail-closed, 2 s upstream connect timeout, no route timeout, 10 min stream idle
- * timeout). Validation messages name the path of the bad value. Example:
+ * timeout, 10 s request headers timeout, 1 h idle connection timeout, 64 KiB headers, 1024
+ * concurrent HTTP/2 streams). Validation messages name the path of the bad value. Example:
  *
  * <pre>
  * listen: {port: 8443, tls: self-signed}
  * picker: {address: "127.0.0.1:9002", tls: tls, caFile: picker.pem}
  * failureModeAllow: false
  * fallbackEndpoints: ["127.0.0.1:8001"]
- * timeouts: {upstreamConnectMillis: 2000, streamIdleMillis: 600000}
+ * timeouts: {upstreamConnectMillis: 2000, streamIdleMillis: 600000, requestHeadersMillis: 10000}
+ * limits: {maxHeaderBytes: 65536, maxConcurrentStreams: 1024}
  * </pre>
  *
  * @param listen the client-facing listener
@@ -26,7 +28,7 @@ import java.util.List;
  * @param fallbackEndpoints the fallback route's endpoints (round-robin), taken by a request that
  *     reaches routing without a destination header; empty: such a request gets 503
  * @param timeouts timeouts
- * @param limits buffer bounds
+ * @param limits buffer and protocol bounds
  * @param admin the admin listener, or null for none
  * @param routedPaths the {@code POST} paths routed to a model server, as the Envoy config's {@code
  *     picked} route matches them (default: {@code /v1/chat/completions}, {@code /v1/completions},
@@ -136,6 +138,11 @@ public record GatewayConfig(
   public GatewayConfig withRoutedPaths(List<String> paths) {
     return new GatewayConfig(
         listen, picker, failureModeAllow, fallbackEndpoints, timeouts, limits, admin, paths);
+  }
+
+  public GatewayConfig withLimits(LimitSection newLimits) {
+    return new GatewayConfig(
+        listen, picker, failureModeAllow, fallbackEndpoints, timeouts, newLimits, admin);
   }
 
   public GatewayConfig withAdmin(AdminSection newAdmin) {

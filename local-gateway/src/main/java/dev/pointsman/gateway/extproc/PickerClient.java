@@ -30,6 +30,7 @@ public final class PickerClient implements AutoCloseable {
 
   private final ManagedChannel channel;
   private final ExternalProcessorGrpc.ExternalProcessorStub stub;
+  private final PickerTrouble trouble;
 
   public PickerClient(PickerSection picker, Duration connectTimeout, EventLoopGroup group) {
     HostPort target = picker.hostPort();
@@ -50,6 +51,7 @@ public final class PickerClient implements AutoCloseable {
     }
     this.channel = builder.build();
     this.stub = ExternalProcessorGrpc.newStub(channel);
+    this.trouble = new PickerTrouble(picker, System::nanoTime);
   }
 
   private static SslContext sslContext(PickerSection picker) {
@@ -82,6 +84,11 @@ public final class PickerClient implements AutoCloseable {
     ExtProcCall call = new ExtProcCall(executor, listener);
     stub.process(call);
     return call;
+  }
+
+  /** Says, rate-limited, why a stream failed (trust, refused connection...) and what to check. */
+  public void reportFailure(io.grpc.Status status) {
+    trouble.report(status);
   }
 
   @Override

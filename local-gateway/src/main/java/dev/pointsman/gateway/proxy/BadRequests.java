@@ -13,7 +13,10 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 
-/** Requests that cannot be parsed: an OpenAI-style 400 (431 for oversized headers), then close. */
+/**
+ * HTTP/1.1 requests that cannot be served: an OpenAI-style 400 (431 for oversized headers, 408 for
+ * headers too slow), then close.
+ */
 final class BadRequests {
   private BadRequests() {}
 
@@ -21,18 +24,25 @@ final class BadRequests {
     boolean tooLong =
         cause instanceof TooLongHttpHeaderException || cause instanceof TooLongHttpLineException;
     int status = tooLong ? 431 : 400;
-    LocalReply r =
+    close(
+        ctx,
         LocalReply.error(
             status,
             "malformed HTTP request: " + (cause == null ? "unknown" : cause.getMessage()),
-            tooLong ? "headers_too_large" : "malformed_http");
+            tooLong ? "headers_too_large" : "malformed_http"),
+        metrics);
+  }
+
+  /** Answers {@code r} on an HTTP/1.1 connection, then closes it. */
+  static void close(ChannelHandlerContext ctx, LocalReply r, GatewayMetrics metrics) {
     ByteBuf body = r.body();
     FullHttpResponse res =
-        new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), body);
+        new DefaultFullHttpResponse(
+            HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(r.status()), body);
     res.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
     res.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
     res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-    metrics.request(status);
+    metrics.request(r.status());
     ctx.writeAndFlush(res).addListener(ChannelFutureListener.CLOSE);
   }
 }

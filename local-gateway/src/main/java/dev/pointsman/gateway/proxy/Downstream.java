@@ -27,6 +27,7 @@ final class Downstream {
   private final boolean keepAlive;
   private final Consumer<Boolean> onDone;
   private boolean headStarted;
+  private boolean closing;
   private boolean done;
 
   /**
@@ -58,9 +59,14 @@ final class Downstream {
     }
   }
 
-  void head(HeaderList headers) {
+  /**
+   * Starts the response; {@code requestDone}: the request was read whole (if not, an HTTP/1.1
+   * connection closes after the response, and says so).
+   */
+  void head(HeaderList headers, boolean requestDone) {
     headStarted = true;
-    ch.write(Headers.clientResponse(headers, keepAlive || http2));
+    closing = !http2 && !requestDone;
+    ch.write(Headers.clientResponse(headers, http2 || (keepAlive && !closing)));
   }
 
   void body(ByteBuf chunk) {
@@ -105,7 +111,7 @@ final class Downstream {
       return;
     }
     done = true;
-    boolean stay = keepAlive && requestDone && !http2;
+    boolean stay = keepAlive && requestDone && !http2 && !closing;
     if (!stay && !(http2 && requestDone)) {
       written.addListener(ChannelFutureListener.CLOSE);
     }

@@ -36,6 +36,11 @@ public final class DownstreamHandler extends ChannelInboundHandlerAdapter {
     this.ctx = context;
   }
 
+  /** Whether a request is in progress or waiting on this connection (or stream). */
+  boolean busy() {
+    return current != null || !pipelined.isEmpty();
+  }
+
   @Override
   public void channelRead(ChannelHandlerContext context, Object msg) {
     if (!pipelined.isEmpty() || (current != null && current.downstreamEnded())) {
@@ -111,7 +116,11 @@ public final class DownstreamHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
-    context.close();
+    if (http2) {
+      context.close(); // a stream's error; the connection's reach ClientErrors
+    } else {
+      ClientErrors.handle(context, cause, gw.metrics());
+    }
   }
 
   private void releasePipelined() {

@@ -189,7 +189,7 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
       return;
     }
     h.mutation().applyTo(responseHeaders);
-    down.head(responseHeaders);
+    down.head(responseHeaders, downstreamEnded);
     if (!responseHasBody) {
       endResponse(null);
     }
@@ -259,7 +259,7 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
       continueUnprocessed(); // Envoy continues when the processor closes without answering
     } else {
       gw.metrics().extProcError("failed");
-      LOG.debug("ext_proc stream failed: {}", status);
+      gw.picker().reportFailure(status);
       if (gw.config().failureModeAllow()) {
         continueUnprocessed();
       } else {
@@ -301,7 +301,7 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
       terminate(502, "ext_proc stream ended after the response started");
       return;
     }
-    down.head(responseHeaders);
+    down.head(responseHeaders, downstreamEnded);
     for (ByteBuf b : responseSent.takeUnechoed()) {
       down.body(b);
     }
@@ -370,7 +370,19 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
     }
     lastActivity = System.nanoTime();
     boolean last = c instanceof LastHttpContent;
-    if (responseHasBody && !upstreamResponseEnded) {
+    boolean forward = responseHasBody && !upstreamResponseEnded;
+    if (last) {
+      // settle the connection first: the response may end the exchange just below
+      upstreamResponseEnded = true;
+      if (upstream.requestEnded()) {
+        upstream.responseEnded(responseKeepAlive);
+      } else {
+        // answered before it took the whole request (413, an early error): the connection is
+        // out of step, and the rest of the request body has nowhere to go
+        upstream.abort();
+      }
+    }
+    if (forward) {
       HeaderList trailers = last ? Bodies.trailers((LastHttpContent) c) : null;
       responseTrailers = trailers;
       if (picker != null) {
@@ -385,8 +397,7 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
       }
     }
     if (last) {
-      upstreamResponseEnded = true;
-      upstream.responseEnded(responseKeepAlive);
+      askForReplyIfWanted();
     }
     updateUpstreamRead();
   }
@@ -417,6 +428,23 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
   }
 
   @Override
+  public void onUpstreamProtocolError(Throwable cause) {
+    if (finished || upstreamResponseEnded) {
+      return;
+    }
+    gw.metrics().upstreamError("protocol");
+    LOG.debug("upstream {} sent an invalid response: {}", upstream.address(), cause.toString());
+    if (responseHeaders == null) {
+      // Envoy: 502 for a protocol error before the response started (503 for other resets)
+      respondAsUpstream(
+          LocalReply.error(
+              502, "upstream protocol error: " + cause.getMessage(), "upstream_protocol_error"));
+    } else {
+      terminate(502, "upstream protocol error mid-response");
+    }
+  }
+
+  @Override
   public void onUpstreamWritable() {
     if (!finished) {
       askForReplyIfWanted();
@@ -441,6 +469,7 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
     picker.sendResponseHeaders(responseHeaders, false, upstream.address());
     sendResponseChunk(reply.body(), true, null);
     reply.body().release();
+    askForReplyIfWanted(); // the model server may have been what held the replies back
   }
 
   // ---------------------------------------------------------------- endings

@@ -3,12 +3,14 @@ package dev.pointsman.gateway.proxy;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.util.ReferenceCountUtil;
 
 /**
  * The last handler of a model-server connection: hands responses to the exchange that holds the
- * connection. An idle pooled connection has no listener; anything it receives closes it.
+ * connection. An idle pooled connection has no listener; anything it receives closes it. A response
+ * the codec could not parse (or that the connection's end cut short) closes it too.
  */
 final class UpstreamHandler extends ChannelInboundHandlerAdapter {
 
@@ -19,6 +21,12 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
     void onUpstreamContent(HttpContent content);
 
     void onUpstreamClosed();
+
+    /**
+     * The response could not be parsed, or ended before it was complete; the connection is already
+     * closed.
+     */
+    void onUpstreamProtocolError(Throwable cause);
 
     void onUpstreamWritable();
   }
@@ -39,6 +47,13 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
     try {
       if (l == null) {
         ctx.close();
+        return;
+      }
+      if (msg instanceof HttpObject o && o.decoderResult().isFailure()) {
+        // the codec skips everything after a parse failure: the connection is done
+        listener = null;
+        ctx.close();
+        l.onUpstreamProtocolError(o.decoderResult().cause());
         return;
       }
       if (msg instanceof HttpResponse r) {

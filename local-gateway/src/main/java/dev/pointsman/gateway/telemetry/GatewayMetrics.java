@@ -33,7 +33,7 @@ public final class GatewayMetrics {
         .increment();
   }
 
-  /** {@code kind}: connect, reset, no_route, timeout. */
+  /** {@code kind}: connect, reset, protocol, no_route, timeout. */
   public void upstreamError(String kind) {
     Counter.builder("pointsman_gateway_upstream_errors")
         .description("Model-server connection failures and resets")
@@ -47,6 +47,24 @@ public final class GatewayMetrics {
     Counter.builder("pointsman_gateway_ext_proc_errors")
         .description("ext_proc streams that failed or misbehaved")
         .tag("kind", kind)
+        .register(registry)
+        .increment();
+  }
+
+  /** {@code kind}: reset (the client went away), tls, protocol, internal. */
+  public void clientError(String kind) {
+    Counter.builder("pointsman_gateway_client_errors")
+        .description("Client connections closed on an error, by kind")
+        .tag("kind", kind)
+        .register(registry)
+        .increment();
+  }
+
+  /** {@code reason}: request_headers_timeout, idle. */
+  public void connectionClosed(String reason) {
+    Counter.builder("pointsman_gateway_connections_closed")
+        .description("Client connections the gateway closed on a timeout")
+        .tag("reason", reason)
         .register(registry)
         .increment();
   }

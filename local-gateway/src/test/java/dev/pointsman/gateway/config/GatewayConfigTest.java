@@ -20,6 +20,10 @@ class GatewayConfigTest {
     assertThat(c.timeouts().streamIdleMillis()).isEqualTo(600_000);
     assertThat(c.timeouts().pickerConnectMillis()).isEqualTo(1_000);
     assertThat(c.limits().maxHeaderBytes()).isEqualTo(64 * 1024);
+    // deploy/envoy/envoy.yaml: request_headers_timeout, idle_timeout, max_concurrent_streams
+    assertThat(c.timeouts().requestHeadersMillis()).isEqualTo(10_000);
+    assertThat(c.timeouts().idleConnectionMillis()).isEqualTo(3_600_000);
+    assertThat(c.limits().maxConcurrentStreams()).isEqualTo(1024);
     assertThat(c.fallback()).isEmpty();
     assertThat(c.admin()).isNull();
   }
@@ -57,6 +61,9 @@ class GatewayConfigTest {
         "fallbackEndpoints: [\"a:b\"]          | fallbackEndpoints[0]: 'a:b' (expected a numeric",
         "timeouts: {streamIdleMillis: 0}       | timeouts.streamIdleMillis: 0 (expected >= 1)",
         "limits: {responseWindowBytes: 10}     | limits.responseWindowBytes: 10 (expected >= 1024)",
+        "timeouts: {requestHeadersMillis: 0}   | timeouts.requestHeadersMillis: 0 (expected >= 1)",
+        "timeouts: {idleConnectionMillis: -1}  | timeouts.idleConnectionMillis: -1 (expected >= 1)",
+        "limits: {maxConcurrentStreams: 0}     | limits.maxConcurrentStreams: 0 (expected >= 1)",
         "listen: {prot: 1}                     | listen.prot: unknown property",
       })
   void errorsNameThePath(String yaml, String message) {

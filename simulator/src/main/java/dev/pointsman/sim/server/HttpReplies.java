@@ -9,6 +9,8 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.nio.charset.StandardCharsets;
 
 /** Writes complete HTTP responses. */
@@ -44,6 +46,21 @@ final class HttpReplies {
       HttpResponseStatus status,
       String body) {
     send(ctx, pod, keepAlive, status, "application/json", body);
+  }
+
+  /**
+   * A request the codec could not parse: 431 for an oversized header block, 414 for an oversized
+   * request line, else 400; the connection closes, since the codec skips whatever follows.
+   */
+  static void malformed(ChannelOutboundInvoker ctx, SimPod pod, Throwable cause) {
+    HttpResponseStatus status =
+        switch (cause) {
+          case TooLongHttpHeaderException e -> HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE;
+          case TooLongHttpLineException e -> HttpResponseStatus.REQUEST_URI_TOO_LONG;
+          case null, default -> HttpResponseStatus.BAD_REQUEST;
+        };
+    String why = cause == null || cause.getMessage() == null ? "unparseable" : cause.getMessage();
+    error(ctx, pod, false, status, "BadRequestError", "malformed HTTP request: " + why);
   }
 
   static void error(

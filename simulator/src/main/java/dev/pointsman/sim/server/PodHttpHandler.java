@@ -22,6 +22,11 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+    if (req.decoderResult().isFailure()) {
+      // the codec discards everything after a request it cannot parse: answer, then close
+      HttpReplies.malformed(ctx, pod, req.decoderResult().cause());
+      return;
+    }
     boolean keepAlive = HttpUtil.isKeepAlive(req);
     String path = req.uri().split("\\?", 2)[0];
     String body = req.content().toString(StandardCharsets.UTF_8);
