@@ -122,8 +122,8 @@ class RbacTest {
   void configModeNeedsNoRbac() {
     Rendered r = Scenarios.LOCAL_CONFIG.render();
 
-    assertThat(r.all(Role.class)).isEmpty();
-    assertThat(r.all(RoleBinding.class)).isEmpty();
+    assertThat(r.find(Role.class, PICKER)).isEmpty();
+    assertThat(r.find(RoleBinding.class, PICKER)).isEmpty();
   }
 
   @Test
