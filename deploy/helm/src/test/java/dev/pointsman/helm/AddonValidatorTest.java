@@ -24,7 +24,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * class), these are at least as strict.
  */
 class AddonValidatorTest {
-  /** The Kubernetes versions the chart supports (Chart.yaml kubeVersion >= 1.30) and is tried on. */
+  /**
+   * The Kubernetes versions the chart supports (Chart.yaml kubeVersion >= 1.30) and is tried on.
+   */
   private static final List<String> KUBE_VERSIONS = List.of("1.30.0", "1.33.0", "1.35.0");
 
   private static final Pattern RELEASE = Pattern.compile("\\.Release\\.(\\w+)");
@@ -61,7 +63,9 @@ class AddonValidatorTest {
   @Test
   void e507NoLookupAnywhere() {
     assertThat(grep(chartFiles(), LOOKUP_CALL)).isEmpty();
-    assertThat(grep(templates(), LOOKUP_WORD)).as("lookup in templates, even in comments").isEmpty();
+    assertThat(grep(templates(), LOOKUP_WORD))
+        .as("lookup in templates, even in comments")
+        .isEmpty();
   }
 
   @Test

@@ -66,7 +66,8 @@ class CertificatesTest {
     List<String> gateway = container(job, "gateway").getArgs();
 
     assertThat(picker)
-        .startsWith("certs", "ensure", "--secret", "pointsman-picker-tls", "--namespace", "pointsman")
+        .startsWith(
+            "certs", "ensure", "--secret", "pointsman-picker-tls", "--namespace", "pointsman")
         .containsSequence("--dns", "pointsman-picker.pointsman.svc")
         .containsSequence("--dns", "pointsman-picker-headless.pointsman.svc.cluster.local")
         .containsSequence("--days", "730");
@@ -77,7 +78,13 @@ class CertificatesTest {
         Stream.of("pointsman-picker", "pointsman-envoy")
             .flatMap(
                 d ->
-                    r.get(Deployment.class, d).getSpec().getTemplate().getSpec().getVolumes().stream())
+                    r
+                        .get(Deployment.class, d)
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getVolumes()
+                        .stream())
             .filter(v -> v.getSecret() != null)
             .map(v -> v.getSecret().getSecretName())
             .distinct()
@@ -109,21 +116,28 @@ class CertificatesTest {
     Role role = r.get(Role.class, CERTS);
     assertThat(RbacTest.permissions(role.getRules()))
         .containsExactlyInAnyOrder(
-            "/secrets:create",
-            "/secrets[pointsman-picker-tls,pointsman-gateway-tls]:get");
+            "/secrets:create", "/secrets[pointsman-picker-tls,pointsman-gateway-tls]:get");
     assertThat(r.get(RoleBinding.class, CERTS).getSubjects())
         .singleElement()
         .satisfies(s -> assertThat(s.getName()).isEqualTo(CERTS));
   }
 
   @Test
+  void theJobRunsThePinnedImageToo() {
+    String digest = "sha256:" + "cd".repeat(32);
+
+    assertThat(
+            container(job(Chart.render("image: {digest: \"" + digest + "\"}")), "picker")
+                .getImage())
+        .isEqualTo("ghcr.io/pointsman/pointsman@" + digest);
+  }
+
+  @Test
   void aNewImageIsANewJobAndTheSameValuesTheSameJob() {
     String name = job(Chart.defaults()).getMetadata().getName();
 
-    assertThat(job(Chart.render("image: {tag: 9.9.9}")).getMetadata().getName())
-        .isNotEqualTo(name);
-    assertThat(job(Chart.render("envoy: {replicas: 3}")).getMetadata().getName())
-        .isEqualTo(name);
+    assertThat(job(Chart.render("image: {tag: 9.9.9}")).getMetadata().getName()).isNotEqualTo(name);
+    assertThat(job(Chart.render("envoy: {replicas: 3}")).getMetadata().getName()).isEqualTo(name);
   }
 
   @Test
