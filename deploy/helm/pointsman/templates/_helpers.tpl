@@ -180,7 +180,7 @@ app.kubernetes.io/component: certs
 {{/* The certificate Job's spec (tls-generated.yaml); its hash names the Job. */}}
 {{- define "pointsman.certsJobSpec" -}}
 {{- $root := .root }}
-{{- $v := $root.Values }}
+{{- $v := $root.Values -}}
 backoffLimit: 6
 template:
   metadata:
