@@ -31,8 +31,13 @@
 {{- define "pointsman.serviceAccountName" -}}
 {{- if .Values.serviceAccount.create }}
 {{- default (include "pointsman.picker.fullname" .) .Values.serviceAccount.name }}
+{{- else if .Values.serviceAccount.name }}
+{{- .Values.serviceAccount.name }}
+{{- else if eq .Values.picker.mode "kubernetes" }}
+{{- fail "serviceAccount.create=false needs serviceAccount.name (an existing ServiceAccount for the picker): the chart will not bind the picker's Role to, nor run the picker as, the namespace's default account" }}
 {{- else }}
-{{- default "default" .Values.serviceAccount.name }}
+{{- /* config mode: no API access, no token mounted. */}}
+{{- "default" }}
 {{- end }}
 {{- end }}
 
@@ -51,7 +56,7 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 app.kubernetes.io/name: {{ include "pointsman.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
-app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/managed-by: Helm
 app.kubernetes.io/part-of: pointsman
 {{- end }}
 
@@ -165,4 +170,84 @@ seccompProfile:
   labelSelector:
     matchLabels:
       {{- . | nindent 6 }}
+{{- end }}
+
+{{- define "pointsman.certs.labels" -}}
+{{ include "pointsman.labels" . }}
+app.kubernetes.io/component: certs
+{{- end }}
+
+{{/* The certificate Job's spec (tls-generated.yaml); its hash names the Job. */}}
+{{- define "pointsman.certsJobSpec" -}}
+{{- $root := .root }}
+{{- $v := $root.Values -}}
+backoffLimit: 6
+template:
+  metadata:
+    labels:
+      {{- include "pointsman.selectorLabels" $root | nindent 6 }}
+      app.kubernetes.io/component: certs
+  spec:
+    serviceAccountName: {{ .serviceAccount }}
+    automountServiceAccountToken: true
+    restartPolicy: OnFailure
+    {{- with $v.imagePullSecrets }}
+    imagePullSecrets:
+      {{- toYaml . | nindent 6 }}
+    {{- end }}
+    securityContext:
+      runAsNonRoot: true
+      runAsUser: 65532
+      runAsGroup: 65532
+      seccompProfile:
+        type: RuntimeDefault
+    {{- with $v.picker.nodeSelector }}
+    nodeSelector:
+      {{- toYaml . | nindent 6 }}
+    {{- end }}
+    {{- with $v.picker.tolerations }}
+    tolerations:
+      {{- toYaml . | nindent 6 }}
+    {{- end }}
+    containers:
+      {{- range .secrets }}
+      - name: {{ .container }}
+        image: {{ include "pointsman.image" $root }}
+        imagePullPolicy: {{ $v.image.pullPolicy }}
+        args:
+          - certs
+          - ensure
+          - --secret
+          - {{ .name }}
+          - --namespace
+          - {{ $root.Release.Namespace }}
+          - --ca-name
+          - {{ printf "%s %s" (include "pointsman.fullname" $root) .ca | quote }}
+          - --days
+          - {{ int $v.generatedCertificateDays | quote }}
+          {{- range .dns }}
+          - --dns
+          - {{ . }}
+          {{- end }}
+          - --label
+          - {{ printf "app.kubernetes.io/instance=%s" $root.Release.Name | quote }}
+          - --label
+          - app.kubernetes.io/part-of=pointsman
+          - --label
+          - {{ printf "app.kubernetes.io/component=%s" (ternary "picker" "gateway" (eq .container "picker")) }}
+        env:
+          - name: JAVA_TOOL_OPTIONS
+            value: "-XX:MaxRAMPercentage=70.0 -Djava.io.tmpdir=/tmp"
+        resources:
+          {{- toYaml $v.certificateJob.resources | nindent 10 }}
+        securityContext:
+          {{- include "pointsman.containerSecurityContext" $root | nindent 10 }}
+        volumeMounts:
+          - name: tmp
+            mountPath: /tmp
+      {{- end }}
+    volumes:
+      - name: tmp
+        emptyDir:
+          sizeLimit: 16Mi
 {{- end }}

@@ -18,7 +18,6 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -206,18 +205,6 @@ class EnvoyGatewayTest {
   }
 
   @Test
-  void generatedCertificatesAreValidPemWithACa() {
-    Rendered r = Chart.defaults();
-    for (String name : List.of("pointsman-gateway-tls", "pointsman-picker-tls")) {
-      Secret secret = r.get(Secret.class, name);
-      assertThat(secret.getType()).isEqualTo("kubernetes.io/tls");
-      assertThat(decode(secret, "tls.crt")).startsWith("-----BEGIN CERTIFICATE-----");
-      assertThat(decode(secret, "tls.key")).contains("PRIVATE KEY-----");
-      assertThat(decode(secret, "ca.crt")).startsWith("-----BEGIN CERTIFICATE-----");
-    }
-  }
-
-  @Test
   void userSecretsReplaceGeneratedOnes() {
     Rendered r = Scenarios.EVERYTHING_ON.render();
     var volumes = pod(r).getVolumes();
@@ -295,9 +282,5 @@ class EnvoyGatewayTest {
       assertThat(files.filter(Files::isRegularFile).map(p -> SHIPPED.relativize(p).toString()))
           .containsExactlyInAnyOrder("envoy.yaml", "sds/gateway-tls.yaml", "sds/picker-ca.yaml");
     }
-  }
-
-  private static String decode(Secret secret, String key) {
-    return new String(Base64.getDecoder().decode(secret.getData().get(key)));
   }
 }

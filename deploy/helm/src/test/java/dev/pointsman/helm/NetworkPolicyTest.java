@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Only Envoy reaches the picker's gRPC port, only Prometheus its metrics, only the VPC Envoy. */
@@ -68,7 +69,8 @@ class NetworkPolicyTest {
             rule -> {
               assertThat(rule.getFrom())
                   .extracting(p -> p.getIpBlock().getCidr())
-                  .containsExactly("10.0.0.0/8");
+                  .containsExactly(
+                      "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10");
               assertThat(rule.getPorts())
                   .extracting(p -> p.getPort().getStrVal())
                   .containsExactlyInAnyOrder("https", "http-health");
@@ -86,6 +88,46 @@ class NetworkPolicyTest {
             peer ->
                 assertThat(peer.getNamespaceSelector().getMatchLabels())
                     .containsEntry("kubernetes.io/metadata.name", "istio-system"));
+  }
+
+  /** Whether IPv4 {@code ip} is in {@code cidr}. */
+  private static boolean contains(String cidr, String ip) {
+    String[] parts = cidr.split("/");
+    int bits = Integer.parseInt(parts[1]);
+    long mask = bits == 0 ? 0 : (0xFFFFFFFFL << (32 - bits)) & 0xFFFFFFFFL;
+    return (ipv4(parts[0]) & mask) == (ipv4(ip) & mask);
+  }
+
+  private static long ipv4(String ip) {
+    long v = 0;
+    for (String octet : ip.split("\\.")) {
+      v = (v << 8) | Integer.parseInt(octet);
+    }
+    return v;
+  }
+
+  @Test
+  void theDefaultsAdmitLoadBalancersInEveryPrivateVpcRange() {
+    var cidrs =
+        Chart.defaults().get(NetworkPolicy.class, "pointsman-envoy").getSpec().getIngress().stream()
+            .flatMap(rule -> rule.getFrom().stream())
+            .map(peer -> peer.getIpBlock().getCidr())
+            .toList();
+
+    // eksctl's default VPC, the classic 10/8 and 172.16/12 VPCs, EKS custom networking's 100.64/10
+    for (String nlbNode : List.of("192.168.45.7", "10.20.1.9", "172.31.0.5", "100.64.3.4")) {
+      assertThat(cidrs).as(nlbNode).anyMatch(cidr -> contains(cidr, nlbNode));
+    }
+    assertThat(cidrs).noneMatch(cidr -> contains(cidr, "8.8.8.8"));
+  }
+
+  @Test
+  void withEnvoyOffAndNoPeersAnotherGatewayStillReachesThePicker() {
+    NetworkPolicy picker =
+        Chart.render("envoy: {enabled: false}").get(NetworkPolicy.class, "pointsman-picker");
+
+    assertThat(ruleForPort(picker, "grpc").getFrom()).isNullOrEmpty(); // every source
+    assertThat(ruleForPort(picker, "http-admin").getFrom()).isNotEmpty(); // metrics stay closed
   }
 
   @Test

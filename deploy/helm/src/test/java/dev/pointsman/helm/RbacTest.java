@@ -1,6 +1,7 @@
 package dev.pointsman.helm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pointsman.helm.Scenarios.Scenario;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -119,11 +120,33 @@ class RbacTest {
   }
 
   @Test
+  void anExistingServiceAccountMustBeNamedNotTheNamespacesDefault() {
+    assertThatThrownBy(() -> Chart.render("serviceAccount: {create: false}"))
+        .hasMessageContaining("serviceAccount.create=false needs serviceAccount.name");
+
+    Rendered named = Chart.render("serviceAccount: {create: false, name: picker-irsa}");
+    assertThat(named.get(RoleBinding.class, PICKER).getSubjects())
+        .singleElement()
+        .satisfies(s -> assertThat(s.getName()).isEqualTo("picker-irsa"));
+    assertThat(named.all(io.fabric8.kubernetes.api.model.ServiceAccount.class))
+        .extracting(sa -> sa.getMetadata().getName())
+        .doesNotContain("picker-irsa", "default");
+    assertThat(
+            named
+                .get(io.fabric8.kubernetes.api.model.apps.Deployment.class, PICKER)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getServiceAccountName())
+        .isEqualTo("picker-irsa");
+  }
+
+  @Test
   void configModeNeedsNoRbac() {
     Rendered r = Scenarios.LOCAL_CONFIG.render();
 
-    assertThat(r.all(Role.class)).isEmpty();
-    assertThat(r.all(RoleBinding.class)).isEmpty();
+    assertThat(r.find(Role.class, PICKER)).isEmpty();
+    assertThat(r.find(RoleBinding.class, PICKER)).isEmpty();
   }
 
   @Test

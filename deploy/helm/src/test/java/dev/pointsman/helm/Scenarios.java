@@ -80,6 +80,10 @@ final class Scenarios {
           picker:
             mode: config
             config:
+              models:
+                - name: meta-llama/Llama-3.1-8B-Instruct
+                  aliases: [llama]
+                  pools: [{pool: mixed}]
               defaultModel: llama
               pools:
                 - name: mixed

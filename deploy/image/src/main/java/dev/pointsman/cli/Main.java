@@ -2,6 +2,7 @@ package dev.pointsman.cli;
 
 import dev.pointsman.bench.routing.BenchCommand;
 import dev.pointsman.body.router.BodyRouterCommand;
+import dev.pointsman.cli.certs.CertsCommand;
 import dev.pointsman.cli.demo.DemoCommand;
 import dev.pointsman.gateway.app.LocalGatewayCommand;
 import dev.pointsman.picker.app.PickerCommand;
@@ -26,7 +27,8 @@ import picocli.CommandLine.Command;
       BodyRouterCommand.class,
       SimulateCommand.class,
       LocalGatewayCommand.class,
-      BenchCommand.class
+      BenchCommand.class,
+      CertsCommand.class
     })
 public final class Main implements Runnable {
 

@@ -13,7 +13,8 @@ class MainTest {
   void listsEveryRoleAsASubcommand() {
     CommandLine cli = Main.commandLine();
     assertThat(cli.getSubcommands())
-        .containsKeys("demo", "picker", "body-router", "simulate", "local-gateway", "bench");
+        .containsKeys(
+            "demo", "picker", "body-router", "simulate", "local-gateway", "bench", "certs");
   }
 
   @Test
