@@ -21,7 +21,12 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description =
         "Create a kubernetes.io/tls Secret (tls.crt, tls.key, ca.crt from a new private CA) if it"
-            + " is absent; leave an existing one untouched.")
+            + " is absent; leave an existing one untouched.",
+    footerHeading = "%nExample:%n",
+    footer = {
+      "  ./pointsman certs ensure --secret pointsman-picker-tls --namespace pointsman \\",
+      "      --dns pointsman-picker.pointsman.svc --ca-name 'pointsman picker CA'"
+    })
 public final class EnsureCommand implements Callable<Integer> {
 
   @Option(names = "--secret", required = true, description = "The Secret's name.")
