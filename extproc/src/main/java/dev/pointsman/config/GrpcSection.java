@@ -17,6 +17,8 @@ import java.util.Locale;
  * @param privateKey PEM private key, with {@code tls: files}
  * @param maxInboundMessageBytes largest ext_proc message accepted
  * @param drainSeconds how long shutdown waits for streams in flight
+ * @param healthPort a plaintext port serving only gRPC health ({@code liveness}, {@code readiness})
+ *     for Kubernetes' gRPC probes; absent (the default): none
  */
 public record GrpcSection(
     Integer port,
@@ -25,10 +27,11 @@ public record GrpcSection(
     String certChain,
     String privateKey,
     Integer maxInboundMessageBytes,
-    Integer drainSeconds) {
+    Integer drainSeconds,
+    Integer healthPort) {
 
   public static final GrpcSection DEFAULTS =
-      new GrpcSection(null, null, null, null, null, null, null);
+      new GrpcSection(null, null, null, null, null, null, null, null);
 
   public GrpcSection {
     port = port == null ? 9002 : port;
@@ -50,15 +53,20 @@ public record GrpcSection(
     if (drainSeconds < 0) {
       throw new IllegalArgumentException("drainSeconds: " + drainSeconds + " (expected >= 0)");
     }
-    serverConfig(port, host, tls, certChain, privateKey, maxInboundMessageBytes, drainSeconds);
+    if (healthPort != null && (healthPort < 0 || healthPort > 65_535)) {
+      throw new IllegalArgumentException("healthPort: " + healthPort + " (expected 0..65535)");
+    }
+    toServerConfig(port, host, tls, certChain, privateKey, maxInboundMessageBytes, drainSeconds)
+        .withHealthPort(healthPort == null ? GrpcServerConfig.NO_HEALTH_PORT : healthPort);
   }
 
   public GrpcServerConfig toServerConfig() {
-    return serverConfig(
-        port, host, tls, certChain, privateKey, maxInboundMessageBytes, drainSeconds);
+    return toServerConfig(
+            port, host, tls, certChain, privateKey, maxInboundMessageBytes, drainSeconds)
+        .withHealthPort(healthPort == null ? GrpcServerConfig.NO_HEALTH_PORT : healthPort);
   }
 
-  private static GrpcServerConfig serverConfig(
+  private static GrpcServerConfig toServerConfig(
       int port,
       String host,
       String tls,
@@ -83,11 +91,25 @@ public record GrpcSection(
 
   public GrpcSection withPort(int newPort) {
     return new GrpcSection(
-        newPort, host, tls, certChain, privateKey, maxInboundMessageBytes, drainSeconds);
+        newPort,
+        host,
+        tls,
+        certChain,
+        privateKey,
+        maxInboundMessageBytes,
+        drainSeconds,
+        healthPort);
   }
 
   public GrpcSection withTls(String newTls) {
     return new GrpcSection(
-        port, host, newTls, certChain, privateKey, maxInboundMessageBytes, drainSeconds);
+        port,
+        host,
+        newTls,
+        certChain,
+        privateKey,
+        maxInboundMessageBytes,
+        drainSeconds,
+        healthPort);
   }
 }
