@@ -23,6 +23,8 @@ import java.util.Locale;
  *     body in one message, which must reach the picker for its 413); when set with BUFFERED request
  *     bodies it must be at least that
  * @param drainSeconds how long shutdown waits for streams in flight
+ * @param healthPort a plaintext port serving only gRPC health ({@code liveness}, {@code readiness})
+ *     for Kubernetes' gRPC probes; absent (the default): none
  */
 public record GrpcSection(
     Integer port,
@@ -31,10 +33,11 @@ public record GrpcSection(
     String certChain,
     String privateKey,
     Integer maxInboundMessageBytes,
-    Integer drainSeconds) {
+    Integer drainSeconds,
+    Integer healthPort) {
 
   public static final GrpcSection DEFAULTS =
-      new GrpcSection(null, null, null, null, null, null, null);
+      new GrpcSection(null, null, null, null, null, null, null, null);
 
   /** Room for a body message's framing and metadata beyond the body bytes themselves. */
   public static final int MESSAGE_HEADROOM_BYTES = 1 << 20;
@@ -55,6 +58,9 @@ public record GrpcSection(
     if (drainSeconds < 0) {
       throw new IllegalArgumentException("drainSeconds: " + drainSeconds + " (expected >= 0)");
     }
+    if (healthPort != null && (healthPort < 0 || healthPort > 65_535)) {
+      throw new IllegalArgumentException("healthPort: " + healthPort + " (expected 0..65535)");
+    }
     serverConfig(
         port,
         host,
@@ -70,7 +76,8 @@ public record GrpcSection(
   /** The server settings for an ext_proc service with {@code settings}. */
   public GrpcServerConfig toServerConfig(ExtProcSettings settings) {
     return serverConfig(
-        port, host, tls, certChain, privateKey, inboundLimit(settings), drainSeconds);
+            port, host, tls, certChain, privateKey, inboundLimit(settings), drainSeconds)
+        .withHealthPort(healthPort == null ? GrpcServerConfig.NO_HEALTH_PORT : healthPort);
   }
 
   /**
@@ -132,16 +139,37 @@ public record GrpcSection(
 
   public GrpcSection withPort(int newPort) {
     return new GrpcSection(
-        newPort, host, tls, certChain, privateKey, maxInboundMessageBytes, drainSeconds);
+        newPort,
+        host,
+        tls,
+        certChain,
+        privateKey,
+        maxInboundMessageBytes,
+        drainSeconds,
+        healthPort);
   }
 
   public GrpcSection withHost(String newHost) {
     return new GrpcSection(
-        port, newHost, tls, certChain, privateKey, maxInboundMessageBytes, drainSeconds);
+        port,
+        newHost,
+        tls,
+        certChain,
+        privateKey,
+        maxInboundMessageBytes,
+        drainSeconds,
+        healthPort);
   }
 
   public GrpcSection withTls(String newTls) {
     return new GrpcSection(
-        port, host, newTls, certChain, privateKey, maxInboundMessageBytes, drainSeconds);
+        port,
+        host,
+        newTls,
+        certChain,
+        privateKey,
+        maxInboundMessageBytes,
+        drainSeconds,
+        healthPort);
   }
 }

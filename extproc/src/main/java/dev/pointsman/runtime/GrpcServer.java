@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -26,6 +28,14 @@ import org.slf4j.LoggerFactory;
  * and the caller's service names (e.g. {@code envoy.service.ext_proc.v3.ExternalProcessor}) follow
  * {@link #setReady}. Readiness is NOT_SERVING from {@link #drainAndClose} on (while streams are
  * still served), everything from {@link #close()} on.
+ *
+ * <p>Health port: with {@link GrpcServerConfig#healthPort()} set, a second listener on that port,
+ * always plaintext, serves the same health statuses and nothing else (any other service answers
+ * UNIMPLEMENTED), for Kubernetes' gRPC probes, which cannot verify TLS. It closes with the server.
+ *
+ * <p>TLS from files ({@link Tls.Mode#FILES}) is read again every {@link #TLS_RELOAD_PERIOD} (or on
+ * {@link #reloadTls()}) and a changed, valid certificate is used for new connections from then on;
+ * open connections and their streams keep theirs. See {@link CertificateReloader}.
  *
  * <p>Executor: unless the caller injects one, callbacks run on a fixed pool of daemon platform
  * threads, one per core and at least two. Handlers never block, so a small bounded pool suffices;
@@ -41,13 +51,18 @@ public final class GrpcServer implements AutoCloseable {
   private static final List<String> LIVENESS_NAMES = List.of("", "liveness");
   private static final long FORCED_STOP_WAIT_SECONDS = 5;
 
+  /** How often certificate files are read for changes. */
+  public static final Duration TLS_RELOAD_PERIOD = Duration.ofSeconds(10);
+
   private final GrpcServerConfig config;
   private final List<BindableService> services;
   private final List<String> readinessNames;
   private final ExecutorService executor;
   private final HealthStatusManager health = new HealthStatusManager();
   private volatile Server server;
+  private volatile Server healthServer;
   private volatile ServerTls tls;
+  private volatile ScheduledExecutorService tlsReloads;
   private boolean closed;
   private boolean draining;
 
@@ -98,10 +113,55 @@ public final class GrpcServer implements AutoCloseable {
       throw new UncheckedIOException(
           "grpc: cannot listen on " + config.host() + ":" + config.port() + " (" + e + ")", e);
     }
+    if (config.healthPort() != GrpcServerConfig.NO_HEALTH_PORT) {
+      healthServer = startHealthServer(server);
+    }
     tls = resolved;
+    resolved
+        .reloader()
+        .ifPresent(
+            reloader -> {
+              tlsReloads =
+                  Executors.newSingleThreadScheduledExecutor(
+                      Thread.ofPlatform().name("grpc-tls-reload").daemon(true).factory());
+              reloader.start(tlsReloads, TLS_RELOAD_PERIOD);
+            });
     LIVENESS_NAMES.forEach(name -> health.setStatus(name, ServingStatus.SERVING));
     LOG.info("grpc listening on {}:{} tls={}", config.host(), port(), config.tls().mode());
+    if (healthServer != null) {
+      LOG.info("grpc health (plaintext) on {}:{}", config.host(), healthServer.getPort());
+    }
     return this;
+  }
+
+  private Server startHealthServer(Server main) {
+    try {
+      return NettyServerBuilder.forAddress(
+              new InetSocketAddress(config.host(), config.healthPort()))
+          .executor(executor)
+          .maxInboundMessageSize(4096)
+          .addService(health.getHealthService())
+          .build()
+          .start();
+    } catch (IOException e) {
+      main.shutdownNow();
+      throw new UncheckedIOException(
+          "grpc.healthPort: cannot listen on "
+              + config.host()
+              + ":"
+              + config.healthPort()
+              + " ("
+              + e
+              + ")",
+          e);
+    }
+  }
+
+  /** The plaintext health-only port; empty when none is configured. */
+  public java.util.OptionalInt healthPort() {
+    started();
+    Server h = healthServer;
+    return h == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(h.getPort());
   }
 
   /** The bound port (the ephemeral one when configured with 0). */
@@ -112,7 +172,30 @@ public final class GrpcServer implements AutoCloseable {
   /** The server's certificate chain as PEM (what a client trusts); empty in plaintext mode. */
   public Optional<String> certificatePem() {
     started();
-    return tls.certificatePem();
+    return tls.certificatePem().get();
+  }
+
+  /**
+   * Reads the certificate files now (as the periodic check does) and uses a changed, valid pair for
+   * new connections; {@code UNCHANGED} unless in FILES mode.
+   */
+  public CertificateReloader.Outcome reloadTls() {
+    started();
+    return tls.reloader()
+        .map(CertificateReloader::check)
+        .orElse(CertificateReloader.Outcome.UNCHANGED);
+  }
+
+  /** Certificates reloaded since start (FILES mode). */
+  public long tlsReloadCount() {
+    ServerTls current = tls;
+    return current == null ? 0 : current.reloader().map(CertificateReloader::reloads).orElse(0L);
+  }
+
+  /** Changed certificate files that were not used (unreadable, or key and certificate apart). */
+  public long tlsReloadFailures() {
+    ServerTls current = tls;
+    return current == null ? 0 : current.reloader().map(CertificateReloader::failures).orElse(0L);
   }
 
   /** Sets {@code readiness} and the extra health service names SERVING or NOT_SERVING. */
@@ -194,11 +277,18 @@ public final class GrpcServer implements AutoCloseable {
     }
     setAll(ServingStatus.NOT_SERVING);
     health.enterTerminalState();
+    if (tlsReloads != null) {
+      tlsReloads.shutdownNow();
+    }
     try {
       if (running != null) {
         drain(running);
       }
     } finally {
+      Server h = healthServer;
+      if (h != null) {
+        h.shutdownNow();
+      }
       executor.shutdown();
     }
   }

@@ -1,5 +1,7 @@
 package dev.pointsman.gateway.proxy;
 
+import dev.pointsman.runtime.CertificateReloader;
+import dev.pointsman.runtime.GrpcServer;
 import dev.pointsman.runtime.Pem;
 import dev.pointsman.runtime.SelfSigned;
 import dev.pointsman.runtime.Tls;
@@ -14,64 +16,94 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.PrivateKey;
-import java.security.cert.X509Certificate;
-import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import javax.net.ssl.SSLException;
 
 /**
  * The listener's TLS: TLS 1.2 and 1.3, ALPN {@code h2} then {@code http/1.1}, with a generated
- * self-signed certificate or PEM files.
+ * self-signed certificate or PEM files. PEM files are read again every {@link
+ * GrpcServer#TLS_RELOAD_PERIOD} and a changed, valid pair is used for new connections from then on
+ * (open connections keep theirs); see {@link CertificateReloader}.
  *
  * @param context the server context, empty in plaintext mode
- * @param certificatePem what clients trust, empty in plaintext mode
+ * @param certificatePem what clients trust (at start), empty in plaintext mode
+ * @param reloader in FILES mode, what keeps the pair in step with the files
  */
-public record ListenerTls(Optional<SslContext> context, Optional<String> certificatePem) {
+public record ListenerTls(
+    Optional<SslContext> context,
+    Optional<String> certificatePem,
+    Optional<CertificateReloader> reloader) {
+
+  /** Checks the certificate files of every listener; daemon, lives with the process. */
+  private static final class Checks {
+    static final ScheduledExecutorService EXECUTOR =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("listener-tls-reload").daemon(true).factory());
+  }
 
   public static ListenerTls resolve(Tls tls) {
+    return resolve(tls, null);
+  }
+
+  /**
+   * @param checks runs the periodic checks of FILES mode; null for a shared daemon thread
+   */
+  public static ListenerTls resolve(Tls tls, ScheduledExecutorService checks) {
     return switch (tls.mode()) {
-      case PLAINTEXT -> new ListenerTls(Optional.empty(), Optional.empty());
+      case PLAINTEXT -> new ListenerTls(Optional.empty(), Optional.empty(), Optional.empty());
       case SELF_SIGNED -> {
         SelfSigned s = SelfSigned.generate(tls.hostnames());
-        yield of(s.privateKey(), List.of(s.certificate()));
+        StringBuilder pem = new StringBuilder();
+        pem.append(Pem.encode(s.certificate()));
+        yield new ListenerTls(
+            Optional.of(context(SslContextBuilder.forServer(s.privateKey(), s.certificate()))),
+            Optional.of(pem.toString()),
+            Optional.empty());
       }
-      case FILES ->
-          of(
-              Pem.readPrivateKey(read("listen.privateKey", tls.privateKey())),
-              Pem.readCertificates(read("listen.certChain", tls.certChain())));
+      case FILES -> {
+        requireReadable("listen.privateKey", tls.privateKey());
+        requireReadable("listen.certChain", tls.certChain());
+        CertificateReloader reloader;
+        try {
+          reloader = new CertificateReloader(tls.certChain(), tls.privateKey());
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("listen.tls: " + e.getMessage(), e);
+        }
+        reloader.start(checks == null ? Checks.EXECUTOR : checks, GrpcServer.TLS_RELOAD_PERIOD);
+        yield new ListenerTls(
+            Optional.of(context(SslContextBuilder.forServer(reloader.keyManager()))),
+            Optional.of(reloader.certificatePem()),
+            Optional.of(reloader));
+      }
     };
   }
 
-  private static ListenerTls of(PrivateKey key, List<X509Certificate> chain) {
+  private static SslContext context(SslContextBuilder builder) {
     try {
-      SslContext ctx =
-          SslContextBuilder.forServer(key, chain.toArray(X509Certificate[]::new))
-              .sslProvider(SslProvider.JDK)
-              .protocols("TLSv1.3", "TLSv1.2")
-              .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
-              .applicationProtocolConfig(
-                  new ApplicationProtocolConfig(
-                      ApplicationProtocolConfig.Protocol.ALPN,
-                      ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
-                      ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
-                      ApplicationProtocolNames.HTTP_2,
-                      ApplicationProtocolNames.HTTP_1_1))
-              .build();
-      StringBuilder pem = new StringBuilder();
-      chain.forEach(c -> pem.append(Pem.encode(c)));
-      return new ListenerTls(Optional.of(ctx), Optional.of(pem.toString()));
+      return builder
+          .sslProvider(SslProvider.JDK)
+          .protocols("TLSv1.3", "TLSv1.2")
+          .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
+          .applicationProtocolConfig(
+              new ApplicationProtocolConfig(
+                  ApplicationProtocolConfig.Protocol.ALPN,
+                  ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                  ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                  ApplicationProtocolNames.HTTP_2,
+                  ApplicationProtocolNames.HTTP_1_1))
+          .build();
     } catch (SSLException e) {
       throw new IllegalArgumentException(
           "listen.tls: unusable key or certificate (" + e.getMessage() + ")", e);
     }
   }
 
-  private static String read(String what, Path path) {
-    try {
-      return Files.readString(path);
-    } catch (IOException e) {
-      throw new UncheckedIOException(what + ": cannot read " + path + " (" + e + ")", e);
+  private static void requireReadable(String what, Path path) {
+    if (!Files.isReadable(path)) {
+      throw new UncheckedIOException(
+          what + ": cannot read " + path, new IOException("not readable: " + path));
     }
   }
 }

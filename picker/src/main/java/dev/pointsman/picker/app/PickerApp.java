@@ -24,6 +24,7 @@ import dev.pointsman.picker.telemetry.ScrapeMetrics;
 import dev.pointsman.runtime.AdminServer;
 import dev.pointsman.runtime.GrpcServer;
 import dev.pointsman.runtime.Metrics;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -135,11 +136,21 @@ public final class PickerApp implements AutoCloseable {
             config.grpc().toServerConfig(config.extProcSettings()),
             List.of(service),
             List.of(ExtProcService.SERVICE_NAME));
+    FunctionCounter.builder("pointsman.tls.reloads", grpc, GrpcServer::tlsReloadCount)
+        .description("Certificates reloaded from changed files and used for new connections")
+        .tag("result", "reloaded")
+        .register(metrics.registry());
+    FunctionCounter.builder("pointsman.tls.reloads", grpc, GrpcServer::tlsReloadFailures)
+        .description(
+            "Changed certificate files not used (unreadable, or key and certificate apart)")
+        .tag("result", "rejected")
+        .register(metrics.registry());
     this.admin =
         new AdminServer(config.admin().toServerConfig(), metrics.registry(), this::ready)
             .register("/debug/decisions", decisions::recent);
     PoolGauges gauges = new PoolGauges(metrics.registry(), datastore, inFlight);
     datastore.addMembershipListener(m -> datastore.pools().forEach(gauges::register));
+    source.bindMetrics(metrics.registry());
     source.start(datastore, policies, resolver);
   }
 
@@ -161,6 +172,11 @@ public final class PickerApp implements AutoCloseable {
 
   public int grpcPort() {
     return grpc.port();
+  }
+
+  /** The plaintext health-only port ({@code grpc.healthPort}); empty when not configured. */
+  public java.util.OptionalInt healthPort() {
+    return grpc.healthPort();
   }
 
   public int adminPort() {

@@ -3,6 +3,7 @@ package dev.pointsman.picker.app;
 import dev.pointsman.inference.model.ModelResolver;
 import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.routing.PolicyRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -14,6 +15,9 @@ public interface PoolSource extends AutoCloseable {
 
   /** Starts publishing; returns once the first state is published or is being fetched. */
   void start(Datastore datastore, PolicyRegistry policies, AtomicReference<ModelResolver> resolver);
+
+  /** Registers the source's own meters, before {@link #start}; none by default. */
+  default void bindMetrics(MeterRegistry registry) {}
 
   /** Whether the source has published a complete first state. */
   boolean ready();

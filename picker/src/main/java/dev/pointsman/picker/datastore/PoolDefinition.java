@@ -1,5 +1,6 @@
 package dev.pointsman.picker.datastore;
 
+import dev.pointsman.picker.scheduling.AppProtocol;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scrape.Engine;
 import java.util.HashSet;
@@ -14,11 +15,14 @@ import java.util.Set;
  * @param engine the engine every endpoint runs
  * @param endpoints the endpoints, each naming this pool, each address once; order is kept in
  *     snapshots
+ * @param appProtocol what the endpoints speak (HTTP/1.1 or h2c), carried into every snapshot
  */
-public record PoolDefinition(String name, Engine engine, List<Endpoint> endpoints) {
+public record PoolDefinition(
+    String name, Engine engine, List<Endpoint> endpoints, AppProtocol appProtocol) {
   public PoolDefinition {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(engine, "engine");
+    Objects.requireNonNull(appProtocol, "appProtocol");
     if (name.isBlank()) {
       throw new IllegalArgumentException("pool name: '" + name + "' (expected non-blank)");
     }
@@ -42,5 +46,10 @@ public record PoolDefinition(String name, Engine engine, List<Endpoint> endpoint
             "pool '" + name + "': endpoint " + e.address() + " listed twice (expected once)");
       }
     }
+  }
+
+  /** A pool speaking HTTP/1.1. */
+  public PoolDefinition(String name, Engine engine, List<Endpoint> endpoints) {
+    this(name, engine, endpoints, AppProtocol.HTTP);
   }
 }

@@ -43,6 +43,11 @@ record PoolView(
       states.add(new EndpointState(endpoint, h.metrics(), up));
     }
     return new PoolView(
-        new PoolSnapshot(pool.name(), states), available, stale, version, now, validFor);
+        new PoolSnapshot(pool.name(), states, pool.appProtocol()),
+        available,
+        stale,
+        version,
+        now,
+        validFor);
   }
 }

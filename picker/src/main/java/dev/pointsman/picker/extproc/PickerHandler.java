@@ -11,6 +11,7 @@ import dev.pointsman.picker.routing.DroppedReason;
 import dev.pointsman.picker.routing.RouteInput;
 import dev.pointsman.picker.routing.RouteOutcome;
 import dev.pointsman.picker.routing.Routing;
+import dev.pointsman.picker.scheduling.AppProtocol;
 import dev.pointsman.picker.scheduling.Candidate;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,9 +26,17 @@ import java.util.function.LongSupplier;
  * override_host data plane), make the body name the model as the model server knows it (an alias or
  * an omitted model is rewritten), charge the request to the endpoint that served it, and release
  * its in-flight hold exactly once when it ends. Every 429 and 503 says why in {@link
- * DroppedReason#HEADER}.
+ * DroppedReason#HEADER}. A request to a pool whose model servers speak h2c also carries {@link
+ * #APP_PROTOCOL_HEADER}, for the data plane to pick an HTTP/2 upstream.
  */
 final class PickerHandler implements ExtProcHandler {
+  /**
+   * Set to the pool's {@code spec.appProtocol} when that is not HTTP/1.1 ({@code
+   * kubernetes.io/h2c}); absent for HTTP/1.1. An Envoy route can match it to choose an upstream
+   * cluster with HTTP/2 (see docs/envoy.md).
+   */
+  static final String APP_PROTOCOL_HEADER = "x-pointsman-app-protocol";
+
   /** The conformance suite reads the served endpoint here. */
   static final String SERVED_HEADER = "x-conformance-test-served-endpoint";
 
@@ -124,6 +133,9 @@ final class PickerHandler implements ExtProcHandler {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put(Responses.DESTINATION, destination);
     headers.put("x-gateway-model-name", r.model());
+    if (r.appProtocol() != AppProtocol.HTTP) {
+      headers.put(APP_PROTOCOL_HEADER, r.appProtocol().value());
+    }
     if (head.requestIdGenerated()) {
       headers.put("x-request-id", head.requestId());
     }

@@ -63,7 +63,8 @@ public final class KubernetesPoolSource implements AutoCloseable {
   private volatile boolean reconciled;
 
   /**
-   * @param client the API client (the source does not close it)
+   * @param client the API client (the source does not close it); build it through {@link
+   *     UnknownFields#configure} so that objects written against a newer CRD are read
    * @param resolver replaced with a new resolver whenever ModelRoutes change
    */
   public KubernetesPoolSource(
@@ -109,13 +110,17 @@ public final class KubernetesPoolSource implements AutoCloseable {
     this.leadership = new Leadership(client, settings, status::leader, statusExecutor);
   }
 
-  /** A source with its own client, configured from kubeconfig or the in-cluster service account. */
+  /**
+   * A source with its own client, configured from kubeconfig or the in-cluster service account,
+   * reading tolerantly: unknown fields are skipped and recorded in {@code unknownFields}.
+   */
   public static KubernetesPoolSource connect(
       KubernetesSettings settings,
       Datastore datastore,
       PolicyRegistry registry,
-      AtomicReference<ModelResolver> resolver) {
-    KubernetesClient client = new KubernetesClientBuilder().build();
+      AtomicReference<ModelResolver> resolver,
+      UnknownFields unknownFields) {
+    KubernetesClient client = unknownFields.configure(new KubernetesClientBuilder()).build();
     return new KubernetesPoolSource(
         client, true, settings, datastore, registry, resolver, Clock.systemUTC());
   }

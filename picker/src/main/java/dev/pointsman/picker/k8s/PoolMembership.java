@@ -4,6 +4,7 @@ import dev.pointsman.picker.datastore.PoolDefinition;
 import dev.pointsman.picker.k8s.api.InferencePool;
 import dev.pointsman.picker.k8s.api.InferencePoolSpec;
 import dev.pointsman.picker.k8s.api.Port;
+import dev.pointsman.picker.scheduling.AppProtocol;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scrape.Engine;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -67,6 +68,7 @@ final class PoolMembership {
     Engine engine = engine(pool);
     InferencePoolSpec spec = pool.getSpec();
     List<Integer> ports = ports(spec);
+    AppProtocol protocol = AppProtocol.of(spec.appProtocol());
     Map<String, String> selector =
         spec == null || spec.selector() == null ? null : spec.selector().matchLabels();
     List<Endpoint> endpoints = new ArrayList<>();
@@ -83,7 +85,7 @@ final class PoolMembership {
         }
       }
     }
-    return new PoolDefinition(name, engine, endpoints);
+    return new PoolDefinition(name, engine, endpoints, protocol);
   }
 
   private static List<Integer> ports(InferencePoolSpec spec) {

@@ -6,6 +6,7 @@ import dev.pointsman.inference.error.RequestRejectedException;
 import dev.pointsman.inference.model.ModelResolver;
 import dev.pointsman.inference.model.PoolTarget;
 import dev.pointsman.inference.model.Resolution;
+import dev.pointsman.picker.scheduling.AppProtocol;
 import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.PoolSnapshot;
 import dev.pointsman.picker.scheduling.Scheduler;
@@ -87,9 +88,11 @@ public final class OneHopRouter implements Routing {
     Decision decision =
         scheduler.schedule(request, snapshots, policies.policy(poolNames.get(0)), rng);
     return switch (decision) {
-      case Decision.Picked p ->
-          new RouteOutcome.Routed(
-              p, p.primary().state().endpoint().pool(), model, input.body().stream());
+      case Decision.Picked p -> {
+        String pool = p.primary().state().endpoint().pool();
+        yield new RouteOutcome.Routed(
+            p, pool, model, input.body().stream(), protocolOf(pool, snapshots));
+      }
       case Decision.Shed s ->
           new RouteOutcome.Rejected(
               new OpenAiError(429, s.reason(), "rate_limit_error", "pool_saturated"),
@@ -103,6 +106,15 @@ public final class OneHopRouter implements Routing {
               1,
               DroppedReason.of(n.cause()));
     };
+  }
+
+  private static AppProtocol protocolOf(String pool, List<PoolSnapshot> snapshots) {
+    for (PoolSnapshot s : snapshots) {
+      if (s.pool().equals(pool)) {
+        return s.appProtocol();
+      }
+    }
+    return AppProtocol.HTTP;
   }
 
   private List<String> poolsFor(Resolution resolution) {
@@ -127,7 +139,11 @@ public final class OneHopRouter implements Routing {
       return routed; // not an endpoint it picked: its hold is released, nothing is learned
     }
     return new RouteOutcome.Routed(
-        moved, moved.primary().state().endpoint().pool(), routed.model(), routed.streamed());
+        moved,
+        moved.primary().state().endpoint().pool(),
+        routed.model(),
+        routed.streamed(),
+        routed.appProtocol());
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.pointsman.picker.routing;
 
 import dev.pointsman.inference.error.OpenAiError;
+import dev.pointsman.picker.scheduling.AppProtocol;
 import dev.pointsman.picker.scheduling.Decision;
 import java.util.Objects;
 
@@ -15,12 +16,20 @@ public sealed interface RouteOutcome {
    * @param model the model name as the model server knows it
    * @param streamed whether the response streams tokens (only then is its first byte the first
    *     token)
+   * @param appProtocol what the chosen endpoint's pool speaks: the data plane connects with it
    */
-  record Routed(Decision.Picked picked, String pool, String model, boolean streamed)
+  record Routed(
+      Decision.Picked picked, String pool, String model, boolean streamed, AppProtocol appProtocol)
       implements RouteOutcome {
     public Routed {
       Objects.requireNonNull(picked, "picked");
       Objects.requireNonNull(pool, "pool");
+      Objects.requireNonNull(appProtocol, "appProtocol");
+    }
+
+    /** Routed to a pool speaking HTTP/1.1. */
+    public Routed(Decision.Picked picked, String pool, String model, boolean streamed) {
+      this(picked, pool, model, streamed, AppProtocol.HTTP);
     }
 
     /** The address the request is charged to. */

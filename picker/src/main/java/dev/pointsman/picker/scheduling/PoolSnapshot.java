@@ -8,11 +8,18 @@ import java.util.Objects;
  *
  * @param pool pool name
  * @param endpoints every endpoint of the pool, available or not, in a stable order
+ * @param appProtocol what the pool's model servers speak
  */
-public record PoolSnapshot(String pool, List<EndpointState> endpoints) {
+public record PoolSnapshot(String pool, List<EndpointState> endpoints, AppProtocol appProtocol) {
   public PoolSnapshot {
     Objects.requireNonNull(pool, "pool");
+    Objects.requireNonNull(appProtocol, "appProtocol");
     endpoints = List.copyOf(endpoints);
+  }
+
+  /** A snapshot of a pool speaking HTTP/1.1. */
+  public PoolSnapshot(String pool, List<EndpointState> endpoints) {
+    this(pool, endpoints, AppProtocol.HTTP);
   }
 
   public static PoolSnapshot empty(String pool) {

@@ -31,7 +31,8 @@ final class K8sObjects {
         new InferencePoolSpec(
             new PoolSelector(selector),
             Arrays.stream(ports).map(Port::new).toList(),
-            new EndpointPickerRef(null, "Service", "picker", new Port(9002), "FailClose")));
+            new EndpointPickerRef(null, "Service", "picker", new Port(9002), "FailClose"),
+            null));
     return p;
   }
 

@@ -123,7 +123,8 @@ class MembershipTest {
         new dev.pointsman.picker.k8s.api.InferencePoolSpec(
             new PoolSelector(Map.of("app", "vllm")),
             List.of(new dev.pointsman.picker.k8s.api.Port(9000)),
-            p.getSpec().endpointPickerRef()));
+            p.getSpec().endpointPickerRef(),
+            null));
     p.getMetadata().setAnnotations(Map.of(InferencePool.ENGINE_ANNOTATION, "sglang"));
     update(p);
     Await.until(

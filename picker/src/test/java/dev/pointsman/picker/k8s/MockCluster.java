@@ -117,15 +117,17 @@ final class MockCluster implements AutoCloseable {
 
   /** A picker replica: its own client, datastore, registry and resolver. */
   Picker picker(String boundPool, String identity) {
+    UnknownFields unknown = new UnknownFields();
     KubernetesClient client =
         server.createClient(
             b ->
-                b.editOrNewConfig()
-                    .withNamespace(NS)
-                    .withWatchReconnectInterval(50)
-                    .withRequestRetryBackoffInterval(50)
-                    .endConfig());
-    Picker p = new Picker(client, boundPool, identity);
+                unknown.configure(
+                    b.editOrNewConfig()
+                        .withNamespace(NS)
+                        .withWatchReconnectInterval(50)
+                        .withRequestRetryBackoffInterval(50)
+                        .endConfig()));
+    Picker p = new Picker(client, boundPool, identity, unknown);
     pickers.add(p);
     return p;
   }
@@ -150,9 +152,11 @@ final class MockCluster implements AutoCloseable {
     final AtomicReference<ModelResolver> resolver =
         new AtomicReference<>(ModelResolver.of(new ModelsConfig(List.of(), null)));
     final KubernetesPoolSource source;
+    final UnknownFields unknownFields;
 
-    Picker(KubernetesClient client, String boundPool, String identity) {
+    Picker(KubernetesClient client, String boundPool, String identity, UnknownFields unknown) {
       this.client = client;
+      this.unknownFields = unknown;
       KubernetesSettings settings =
           KubernetesSettings.of(NS, boundPool, identity)
               .withLeaseTimings(
