@@ -14,7 +14,8 @@ import java.util.Objects;
  * #finish}. Chunks are parsed during {@code feed} and not retained, so the caller keeps (and may
  * forward) its own copies; an array passed to {@code feed} may be reused once the call returns. A
  * body over the size limit is rejected by the {@code feed} that would pass it, before that chunk is
- * read. After a rejection every call throws the same exception. Not thread-safe: one per request.
+ * read. Every byte is checked to be UTF-8 as it is fed ({@link Utf8Check}). After a rejection every
+ * call throws the same exception. Not thread-safe: one per request.
  */
 public final class BodyAccumulator implements AutoCloseable {
   private static final int SCRATCH_BYTES = 16 << 10;
@@ -22,6 +23,7 @@ public final class BodyAccumulator implements AutoCloseable {
   private final JsonParser parser;
   private final ByteArrayFeeder feeder;
   private final RequestExtractor extractor;
+  private final Utf8Check utf8 = new Utf8Check();
   private final ApiKind kind;
   private final long maxBodyBytes;
   private long fed;
@@ -79,6 +81,7 @@ public final class BodyAccumulator implements AutoCloseable {
       throw new IllegalStateException("closed");
     }
     try {
+      utf8.finish();
       feeder.endOfInput();
       drain();
       if (!extractor.isDone()) {
@@ -133,6 +136,7 @@ public final class BodyAccumulator implements AutoCloseable {
       return;
     }
     try {
+      utf8.check(bytes, offset, length);
       feeder.feedInput(bytes, offset, offset + length);
       drain();
     } catch (IOException e) {
