@@ -136,13 +136,18 @@ public final class BodyAccumulator implements AutoCloseable {
       return;
     }
     try {
-      utf8.check(bytes, offset, length);
-      feeder.feedInput(bytes, offset, offset + length);
-      drain();
+      utf8.feed(bytes, offset, length, this::parseComplete);
     } catch (IOException e) {
       throw fail(JsonFailures.rejection(e));
     } catch (RequestRejectedException e) {
       throw fail(e);
+    }
+  }
+
+  private void parseComplete(byte[] bytes, int offset, int length) throws IOException {
+    if (length > 0) {
+      feeder.feedInput(bytes, offset, offset + length);
+      drain();
     }
   }
 

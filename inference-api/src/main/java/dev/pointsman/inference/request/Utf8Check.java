@@ -2,6 +2,7 @@ package dev.pointsman.inference.request;
 
 import dev.pointsman.inference.error.RejectReason;
 import dev.pointsman.inference.error.RequestRejectedException;
+import java.io.IOException;
 
 /**
  * Checks that a body is well-formed UTF-8 (RFC 3629) as its chunks arrive, a character split across
@@ -12,30 +13,63 @@ import dev.pointsman.inference.error.RequestRejectedException;
  * thread-safe: one per body.
  */
 final class Utf8Check {
+  /** Where the checked bytes go: complete characters only. */
+  interface Sink {
+    void accept(byte[] bytes, int offset, int length) throws IOException;
+  }
+
+  private final byte[] carry = new byte[4];
+  private int carried;
   private int pending;
   private int lead;
   private int lower = 0x80;
   private int upper = 0xBF;
   private long position;
 
-  /** Checks {@code length} bytes of {@code bytes} from {@code offset}, the next of the body. */
-  void check(byte[] bytes, int offset, int length) {
+  /**
+   * Checks the next {@code length} bytes of the body and passes on the longest run of complete,
+   * well-formed characters; the start of a character cut by the chunk's end is held back until the
+   * next chunk completes it. So the JSON parser sees the same bytes however the body is chunked: it
+   * has read everything before an ill-formed sequence when that is rejected.
+   */
+  void feed(byte[] bytes, int offset, int length, Sink sink) throws IOException {
     int end = offset + length;
     int i = offset;
+    while (pending > 0 && i < end) {
+      next(bytes[i] & 0xFF, i - offset);
+      carry[carried++] = bytes[i++];
+      if (pending == 0) {
+        sink.accept(carry, 0, carried);
+        carried = 0;
+      }
+    }
+    if (pending > 0) {
+      position += length;
+      return;
+    }
+    int from = i;
+    int complete = i;
     while (i < end) {
       if (pending == 0) {
         while (i < end && bytes[i] >= 0) {
           i++;
         }
+        complete = i;
         if (i == end) {
           break;
         }
-        start(bytes[i] & 0xFF, offset, i);
+        start(bytes[i] & 0xFF, i - offset, bytes, from, complete, sink);
       } else {
-        next(bytes[i] & 0xFF, offset, i);
+        next(bytes[i] & 0xFF, i - offset, bytes, from, complete, sink);
       }
       i++;
+      if (pending == 0) {
+        complete = i;
+      }
     }
+    sink.accept(bytes, from, complete - from);
+    System.arraycopy(bytes, complete, carry, 0, end - complete);
+    carried = end - complete;
     position += length;
   }
 
@@ -48,7 +82,8 @@ final class Utf8Check {
     }
   }
 
-  private void start(int b, int offset, int i) {
+  private void start(int b, int at, byte[] bytes, int from, int complete, Sink sink)
+      throws IOException {
     lead = b;
     lower = 0x80;
     upper = 0xBF;
@@ -63,21 +98,26 @@ final class Utf8Check {
       lower = b == 0xF0 ? 0x90 : 0x80;
       upper = b == 0xF4 ? 0x8F : 0xBF;
     } else {
-      throw invalid(at(offset, i), badStart(b));
+      sink.accept(bytes, from, complete - from);
+      throw invalid(position + at, badStart(b));
     }
   }
 
-  private void next(int b, int offset, int i) {
+  private void next(int b, int at, byte[] bytes, int from, int complete, Sink sink)
+      throws IOException {
     if (b < lower || b > upper) {
-      throw invalid(at(offset, i), badContinuation(b));
+      sink.accept(bytes, from, complete - from);
+    }
+    next(b, at);
+  }
+
+  private void next(int b, int at) {
+    if (b < lower || b > upper) {
+      throw invalid(position + at, badContinuation(b));
     }
     lower = 0x80;
     upper = 0xBF;
     pending--;
-  }
-
-  private long at(int offset, int i) {
-    return position + (i - offset);
   }
 
   private static String badStart(int b) {
