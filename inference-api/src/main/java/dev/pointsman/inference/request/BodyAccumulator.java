@@ -27,6 +27,8 @@ public final class BodyAccumulator implements AutoCloseable {
   private final ApiKind kind;
   private final long maxBodyBytes;
   private long fed;
+  private long passed;
+  private boolean begun;
   private byte[] scratch;
   private RequestRejectedException failure;
   private ParsedRequest result;
@@ -82,8 +84,10 @@ public final class BodyAccumulator implements AutoCloseable {
     }
     try {
       utf8.finish();
-      feeder.endOfInput();
-      drain();
+      if (!extractor.isDone()) {
+        feeder.endOfInput();
+        drain();
+      }
       if (!extractor.isDone()) {
         throw extractor.isStarted()
             ? new RequestRejectedException(
@@ -144,10 +148,27 @@ public final class BodyAccumulator implements AutoCloseable {
     }
   }
 
+  /** Parses complete characters; the bytes after the root object are checked, not parsed. */
   private void parseComplete(byte[] bytes, int offset, int length) throws IOException {
-    if (length > 0) {
-      feeder.feedInput(bytes, offset, offset + length);
-      drain();
+    long at = passed;
+    passed += length;
+    int end = offset + length;
+    if (length == 0 || extractor.isDone()) {
+      RootBytes.checkTrailing(bytes, offset, end, at);
+      return;
+    }
+    if (!begun) {
+      int first = RootBytes.skipSpace(bytes, offset, end);
+      begun = first < end;
+      if (begun) {
+        RootBytes.checkStart(bytes[first], at + first - offset);
+      }
+    }
+    feeder.feedInput(bytes, offset, end);
+    drain();
+    if (extractor.isDone()) {
+      long rootEnd = parser.currentLocation().getByteOffset();
+      RootBytes.checkTrailing(bytes, offset + (int) (rootEnd - at), end, rootEnd);
     }
   }
 
@@ -156,6 +177,9 @@ public final class BodyAccumulator implements AutoCloseable {
         t != null && t != JsonToken.NOT_AVAILABLE;
         t = parser.nextToken()) {
       extractor.onToken(t, parser);
+      if (extractor.isDone()) {
+        return;
+      }
     }
   }
 

@@ -146,7 +146,14 @@ class Utf8Test {
             "7B 22 61 22 3A 74 C3", // {"a":t then a cut character
             "7B 7D C3 A9", // {} then a character after the object
             "78 E0 80 80", // bad JSON before bad UTF-8: malformed_json
-            "7B 22 61 22 3A 22 E0 80 80 22 7D") // bad UTF-8 inside a string: invalid_utf8
+            "7B 22 61 22 3A 22 E0 80 80 22 7D", // bad UTF-8 inside a string: invalid_utf8
+            // Byte-order marks: Jackson took one after whitespace only when fed apart, and threw
+            // an internal error (a RuntimeException) on the first of these.
+            "0A EF BB BF 0A 1F EF",
+            "20 EF BB BF 7B 7D",
+            "EF BB BF 7B 7D",
+            "7B 7D 0A EF BB BF",
+            "7B 7D 20 78")
         .map(hex -> Arguments.of(hex, HexFormat.ofDelimiter(" ").parseHex(hex.toLowerCase())));
   }
 
