@@ -14,8 +14,10 @@ import java.util.Objects;
  * #finish}. Chunks are parsed during {@code feed} and not retained, so the caller keeps (and may
  * forward) its own copies; an array passed to {@code feed} may be reused once the call returns. A
  * body over the size limit is rejected by the {@code feed} that would pass it, before that chunk is
- * read. Every byte is checked to be UTF-8 as it is fed ({@link Utf8Check}). After a rejection every
- * call throws the same exception. Not thread-safe: one per request.
+ * read. Every byte is checked to be UTF-8 as it is fed ({@link Utf8Check}), and the JSON parser is
+ * given whole characters ({@link Utf8Check}) cut where it resumes correctly ({@link
+ * SeparatorHold}), so the outcome does not depend on where the chunks were cut. After a rejection
+ * every call throws the same exception. Not thread-safe: one per request.
  */
 public final class BodyAccumulator implements AutoCloseable {
   private static final int SCRATCH_BYTES = 16 << 10;
@@ -24,6 +26,9 @@ public final class BodyAccumulator implements AutoCloseable {
   private final ByteArrayFeeder feeder;
   private final RequestExtractor extractor;
   private final Utf8Check utf8 = new Utf8Check();
+  private final SeparatorHold separators = new SeparatorHold();
+  private final Utf8Check.Sink toSeparators =
+      (bytes, offset, length) -> separators.feed(bytes, offset, length, this::parseComplete);
   private final ApiKind kind;
   private final long maxBodyBytes;
   private long fed;
@@ -84,6 +89,13 @@ public final class BodyAccumulator implements AutoCloseable {
     }
     try {
       utf8.finish();
+      separators.finish(this::parseComplete);
+    } catch (IOException e) {
+      throw fail(JsonFailures.rejection(e));
+    } catch (RequestRejectedException e) {
+      throw fail(e);
+    }
+    try {
       if (!extractor.isDone()) {
         feeder.endOfInput();
         drain();
@@ -140,7 +152,7 @@ public final class BodyAccumulator implements AutoCloseable {
       return;
     }
     try {
-      utf8.feed(bytes, offset, length, this::parseComplete);
+      utf8.feed(bytes, offset, length, toSeparators);
     } catch (IOException e) {
       throw fail(JsonFailures.rejection(e));
     } catch (RequestRejectedException e) {

@@ -129,40 +129,6 @@ class Utf8Test {
     }
   }
 
-  /** Found by BodyParserFuzzTest: the reason depended on where the chunks were cut. */
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("sameRejection")
-  void theReasonDoesNotDependOnTheChunks(String hex, byte[] body) {
-    RejectReason whole = reason(List.of(body));
-    for (List<byte[]> chunks : splits(body)) {
-      assertThat(reason(chunks)).as("%s in %d chunks", hex, chunks.size()).isEqualTo(whole);
-    }
-  }
-
-  static Stream<Arguments> sameRejection() {
-    return Stream.of(
-            "0A 0A EF", // a cut character after whitespace: invalid_utf8, not malformed_json
-            "0A C3 A9", // a whole one where no value may start: malformed_json
-            "7B 22 61 22 3A 74 C3", // {"a":t then a cut character
-            "7B 7D C3 A9", // {} then a character after the object
-            "78 E0 80 80", // bad JSON before bad UTF-8: malformed_json
-            "7B 22 61 22 3A 22 E0 80 80 22 7D", // bad UTF-8 inside a string: invalid_utf8
-            // Byte-order marks: Jackson took one after whitespace only when fed apart, and threw
-            // an internal error (a RuntimeException) on the first of these.
-            "0A EF BB BF 0A 1F EF",
-            "20 EF BB BF 7B 7D",
-            "EF BB BF 7B 7D",
-            "7B 7D 0A EF BB BF",
-            "7B 7D 20 78")
-        .map(hex -> Arguments.of(hex, HexFormat.ofDelimiter(" ").parseHex(hex.toLowerCase())));
-  }
-
-  private static RejectReason reason(List<byte[]> chunks) {
-    RequestRejectedException e =
-        catchThrowableOfType(RequestRejectedException.class, () -> parse(chunks));
-    return e == null ? null : e.reason();
-  }
-
   private static ParsedRequest parse(List<byte[]> chunks) {
     try (BodyAccumulator acc = PARSER.start("/v1/chat/completions")) {
       for (byte[] chunk : chunks) {
@@ -181,7 +147,7 @@ class Utf8Test {
   }
 
   /** The body whole, one byte a chunk, and cut in two at every position. */
-  private static List<List<byte[]>> splits(byte[] body) {
+  static List<List<byte[]>> splits(byte[] body) {
     List<List<byte[]>> splits = new ArrayList<>();
     splits.add(List.of(body));
     List<byte[]> bytes = new ArrayList<>();
