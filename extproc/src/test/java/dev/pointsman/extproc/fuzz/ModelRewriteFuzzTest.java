@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.pointsman.inference.error.RequestRejectedException;
 import dev.pointsman.inference.request.ParsedRequest;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.SplittableRandom;
 
 /**
@@ -26,8 +28,14 @@ class ModelRewriteFuzzTest {
     byte[] body = generated.text().getBytes(StandardCharsets.UTF_8);
 
     assertThat(Bodies.tree(generated.text())).as("generated %s", generated.text()).isNotNull();
-    ParsedRequest parsed =
-        Bodies.parse(generated.path(), Bodies.split(body, new SplittableRandom(seed), maxChunk));
+    ParsedRequest parsed;
+    try {
+      parsed =
+          Bodies.parse(generated.path(), Bodies.split(body, new SplittableRandom(seed), maxChunk));
+    } catch (RequestRejectedException e) {
+      throw new AssertionError(
+          "valid body refused: " + HexFormat.of().formatHex(body) + " " + generated.text(), e);
+    }
 
     assertThat(parsed.model()).isEqualTo(generated.model());
     Bodies.checkRewrite(body, parsed, served);

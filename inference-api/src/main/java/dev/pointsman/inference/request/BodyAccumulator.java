@@ -27,8 +27,11 @@ public final class BodyAccumulator implements AutoCloseable {
   private final RequestExtractor extractor;
   private final Utf8Check utf8 = new Utf8Check();
   private final SeparatorHold separators = new SeparatorHold();
+  private final NameEscapes names;
   private final Utf8Check.Sink toSeparators =
       (bytes, offset, length) -> separators.feed(bytes, offset, length, this::parseComplete);
+  private final Utf8Check.Sink toNames =
+      (bytes, offset, length) -> names.feed(bytes, offset, length, toSeparators);
   private final ApiKind kind;
   private final long maxBodyBytes;
   private long fed;
@@ -45,6 +48,7 @@ public final class BodyAccumulator implements AutoCloseable {
     this.extractor = new RequestExtractor(limits);
     this.kind = Objects.requireNonNull(kind, "kind");
     this.maxBodyBytes = limits.maxBodyBytes();
+    this.names = new NameEscapes(limits.maxDepth());
   }
 
   /** Parses a whole chunk. */
@@ -89,6 +93,7 @@ public final class BodyAccumulator implements AutoCloseable {
     }
     try {
       utf8.finish();
+      names.finish(toSeparators);
       separators.finish(this::parseComplete);
     } catch (IOException e) {
       throw fail(JsonFailures.rejection(e));
@@ -152,7 +157,7 @@ public final class BodyAccumulator implements AutoCloseable {
       return;
     }
     try {
-      utf8.feed(bytes, offset, length, toSeparators);
+      utf8.feed(bytes, offset, length, toNames);
     } catch (IOException e) {
       throw fail(JsonFailures.rejection(e));
     } catch (RequestRejectedException e) {
