@@ -30,8 +30,7 @@ public final class BodyAccumulator implements AutoCloseable {
   private final NameEscapes names;
   private final Utf8Check.Sink toSeparators =
       (bytes, offset, length) -> separators.feed(bytes, offset, length, this::parseComplete);
-  private final Utf8Check.Sink toNames =
-      (bytes, offset, length) -> names.feed(bytes, offset, length, toSeparators);
+  private final Utf8Check.Sink toNames;
   private final ApiKind kind;
   private final long maxBodyBytes;
   private long fed;
@@ -49,6 +48,7 @@ public final class BodyAccumulator implements AutoCloseable {
     this.kind = Objects.requireNonNull(kind, "kind");
     this.maxBodyBytes = limits.maxBodyBytes();
     this.names = new NameEscapes(limits.maxDepth());
+    this.toNames = (bytes, offset, length) -> names.feed(bytes, offset, length, toSeparators);
   }
 
   /** Parses a whole chunk. */
