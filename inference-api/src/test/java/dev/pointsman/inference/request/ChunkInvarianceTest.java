@@ -42,7 +42,10 @@ class ChunkInvarianceTest {
             "20 EF BB BF 7B 7D",
             "EF BB BF 7B 7D",
             "7B 7D 0A EF BB BF",
-            "7B 7D 20 78")
+            "7B 7D 20 78",
+            "30 2E 37 2E FF", // a root-level number: not_object whole, malformed byte by byte
+            "2D 31 20 7B 7D",
+            "20 78 7B 7D")
         .map(hex -> Arguments.of(hex, HexFormat.ofDelimiter(" ").parseHex(hex.toLowerCase())));
   }
 
