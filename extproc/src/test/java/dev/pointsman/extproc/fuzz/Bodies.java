@@ -153,6 +153,9 @@ final class Bodies {
    */
   private static void checkBytesOutsideModel(ByteString in, ByteString out, String served) {
     long[] span = referenceSpan(in.toByteArray());
+    if (span == null) {
+      return;
+    }
     String expected;
     int from;
     int to;
@@ -179,7 +182,10 @@ final class Bodies {
     assertThat(out.substring(out.size() - (in.size() - to))).isEqualTo(in.substring(to));
   }
 
-  /** Root object offset, and the last top-level model string token's start and end (or -1). */
+  /**
+   * Root object offset, and the last top-level model string token's start and end (or -1); null if
+   * the reference byte parser refuses the body.
+   */
   private static long[] referenceSpan(byte[] body) {
     long[] span = {-1, -1, -1};
     try (JsonParser p = JSON.getFactory().createParser(body)) {
@@ -198,7 +204,10 @@ final class Bodies {
         depth += t.isStructStart() ? 1 : t.isStructEnd() ? -1 : 0;
       }
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      // Jackson's byte parser refuses a lone escaped surrogate in a name, which JSON allows and the
+      // reader-based parser (and Python) accept: no byte-exact reference then; the members are
+      // still compared.
+      return null;
     }
     return span;
   }
