@@ -32,6 +32,15 @@ final class NameEscapes {
     int end = offset + length;
     int from = offset;
     for (int i = offset; i < end; i++) {
+      if (inString && !name && !escaped && unitLength == 0) {
+        // A value string, most of a body: only its end or an escape matters.
+        while (i < end && bytes[i] != '"' && bytes[i] != '\\') {
+          i++;
+        }
+        if (i == end) {
+          break;
+        }
+      }
       byte c = bytes[i];
       if (unitLength > 0) {
         unit[unitLength++] = c;
