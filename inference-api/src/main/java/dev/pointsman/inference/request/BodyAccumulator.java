@@ -14,7 +14,10 @@ import java.util.Objects;
  * #finish}. Chunks are parsed during {@code feed} and not retained, so the caller keeps (and may
  * forward) its own copies; an array passed to {@code feed} may be reused once the call returns. A
  * body over the size limit is rejected by the {@code feed} that would pass it, before that chunk is
- * read. After a rejection every call throws the same exception. Not thread-safe: one per request.
+ * read. Every byte is checked to be UTF-8 as it is fed ({@link Utf8Check}), and the JSON parser is
+ * given whole characters ({@link Utf8Check}) cut where it resumes correctly ({@link
+ * SeparatorHold}), so the outcome does not depend on where the chunks were cut. After a rejection
+ * every call throws the same exception. Not thread-safe: one per request.
  */
 public final class BodyAccumulator implements AutoCloseable {
   private static final int SCRATCH_BYTES = 16 << 10;
@@ -22,9 +25,17 @@ public final class BodyAccumulator implements AutoCloseable {
   private final JsonParser parser;
   private final ByteArrayFeeder feeder;
   private final RequestExtractor extractor;
+  private final Utf8Check utf8 = new Utf8Check();
+  private final SeparatorHold separators = new SeparatorHold();
+  private final NameEscapes names;
+  private final Utf8Check.Sink toSeparators =
+      (bytes, offset, length) -> separators.feed(bytes, offset, length, this::parseComplete);
+  private final Utf8Check.Sink toNames;
   private final ApiKind kind;
   private final long maxBodyBytes;
   private long fed;
+  private long passed;
+  private boolean begun;
   private byte[] scratch;
   private RequestRejectedException failure;
   private ParsedRequest result;
@@ -36,6 +47,8 @@ public final class BodyAccumulator implements AutoCloseable {
     this.extractor = new RequestExtractor(limits);
     this.kind = Objects.requireNonNull(kind, "kind");
     this.maxBodyBytes = limits.maxBodyBytes();
+    this.names = new NameEscapes(limits.maxDepth());
+    this.toNames = (bytes, offset, length) -> names.feed(bytes, offset, length, toSeparators);
   }
 
   /** Parses a whole chunk. */
@@ -79,8 +92,19 @@ public final class BodyAccumulator implements AutoCloseable {
       throw new IllegalStateException("closed");
     }
     try {
-      feeder.endOfInput();
-      drain();
+      utf8.finish();
+      names.finish(toSeparators);
+      separators.finish(this::parseComplete);
+    } catch (IOException e) {
+      throw fail(JsonFailures.rejection(e));
+    } catch (RequestRejectedException e) {
+      throw fail(e);
+    }
+    try {
+      if (!extractor.isDone()) {
+        feeder.endOfInput();
+        drain();
+      }
       if (!extractor.isDone()) {
         throw extractor.isStarted()
             ? new RequestRejectedException(
@@ -133,12 +157,35 @@ public final class BodyAccumulator implements AutoCloseable {
       return;
     }
     try {
-      feeder.feedInput(bytes, offset, offset + length);
-      drain();
+      utf8.feed(bytes, offset, length, toNames);
     } catch (IOException e) {
       throw fail(JsonFailures.rejection(e));
     } catch (RequestRejectedException e) {
       throw fail(e);
+    }
+  }
+
+  /** Parses complete characters; the bytes after the root object are checked, not parsed. */
+  private void parseComplete(byte[] bytes, int offset, int length) throws IOException {
+    long at = passed;
+    passed += length;
+    int end = offset + length;
+    if (length == 0 || extractor.isDone()) {
+      RootBytes.checkTrailing(bytes, offset, end, at);
+      return;
+    }
+    if (!begun) {
+      int first = RootBytes.skipSpace(bytes, offset, end);
+      begun = first < end;
+      if (begun) {
+        RootBytes.checkStart(bytes[first], at + first - offset);
+      }
+    }
+    feeder.feedInput(bytes, offset, end);
+    drain();
+    if (extractor.isDone()) {
+      long rootEnd = parser.currentLocation().getByteOffset();
+      RootBytes.checkTrailing(bytes, offset + (int) (rootEnd - at), end, rootEnd);
     }
   }
 
@@ -147,6 +194,9 @@ public final class BodyAccumulator implements AutoCloseable {
         t != null && t != JsonToken.NOT_AVAILABLE;
         t = parser.nextToken()) {
       extractor.onToken(t, parser);
+      if (extractor.isDone()) {
+        return;
+      }
     }
   }
 

@@ -6,7 +6,8 @@ import java.util.OptionalInt;
 /**
  * What routing needs to know about an OpenAI request body.
  *
- * @param model the top-level {@code model}, or null if absent (or JSON null)
+ * @param model the top-level {@code model}, or null if absent (a JSON null is rejected, as OpenAI
+ *     does, rather than taken as absent)
  * @param stream the {@code stream} flag
  * @param includeUsage {@code stream_options.include_usage}
  * @param promptPrefix the first characters of the prompt text: instructions first, then message

@@ -116,7 +116,7 @@ final class RequestExtractor {
       case VALUE_TRUE, VALUE_FALSE -> fields.onBoolean(slot, token == JsonToken.VALUE_TRUE);
       default -> {}
     }
-    if (slot == Slot.MODEL && token != JsonToken.VALUE_STRING && token != JsonToken.VALUE_NULL) {
+    if (slot == Slot.MODEL && token != JsonToken.VALUE_STRING) {
       throw new RequestRejectedException(
           RejectReason.MODEL_NOT_STRING,
           "'model' must be a string (found " + describe(token) + ")");
@@ -169,6 +169,7 @@ final class RequestExtractor {
       case START_OBJECT -> "an object";
       case START_ARRAY -> "an array";
       case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+      case VALUE_NULL -> "null";
       default -> "a number";
     };
   }

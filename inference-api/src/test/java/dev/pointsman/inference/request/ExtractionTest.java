@@ -16,7 +16,6 @@ class ExtractionTest {
   @Test
   void absentModelIsNull() {
     assertThat(parse("{\"prompt\":\"x\"}").model()).isNull();
-    assertThat(parse("{\"model\":null}").model()).isNull();
   }
 
   @Test

@@ -50,6 +50,18 @@ class RequestParserErrorTest {
         bad("{\"model\":[\"m\"]}", RejectReason.MODEL_NOT_STRING, 400, "invalid_model"),
         bad("{\"model\":{\"id\":\"m\"}}", RejectReason.MODEL_NOT_STRING, 400, "invalid_model"),
         bad("{\"model\":true}", RejectReason.MODEL_NOT_STRING, 400, "invalid_model"),
+        // OpenAI rejects a null model; taking it as absent made a default model be inserted
+        // beside it, a body with two 'model' keys.
+        bad(
+            "{\"model\":null,\"prompt\":\"x\"}",
+            RejectReason.MODEL_NOT_STRING,
+            400,
+            "invalid_model"),
+        bad(
+            "{\"prompt\":\"x\", \"model\" : null }",
+            RejectReason.MODEL_NOT_STRING,
+            400,
+            "invalid_model"),
         bad("{\"model\":\"\"}", RejectReason.EMPTY_MODEL, 400, "invalid_model"),
         bad("{\"model\":\"  \"}", RejectReason.EMPTY_MODEL, 400, "invalid_model"),
         bad(

@@ -1,0 +1,65 @@
+package dev.pointsman.inference.request;
+
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * Holds back the separators (whitespace, {@code ','} and {@code ':'}) a chunk ends with, and passes
+ * them on together with the first byte of the next token. Jackson's non-blocking parser (2.21)
+ * forgets, when its input runs out after a comma or colon in an object, that a name or value must
+ * follow: {@code {"a": }} and {@code {"a":1, }} were accepted when a chunk ended between the
+ * separator and the brace, and refused otherwise. Given whole, it refuses them. The bytes held are
+ * at most those of one run of separators, bounded by the body limit. Not thread-safe.
+ */
+final class SeparatorHold {
+  private byte[] held = new byte[16];
+  private int count;
+
+  /** Passes on {@code length} bytes of {@code bytes} from {@code offset}, holding back the tail. */
+  void feed(byte[] bytes, int offset, int length, Utf8Check.Sink sink) throws IOException {
+    int end = offset + length;
+    int tail = end;
+    while (tail > offset && isSeparator(bytes[tail - 1])) {
+      tail--;
+    }
+    int from = offset;
+    if (count > 0) {
+      if (tail == offset) {
+        append(bytes, offset, length);
+        return;
+      }
+      int token = offset;
+      while (isSeparator(bytes[token])) {
+        token++;
+      }
+      append(bytes, offset, token + 1 - offset);
+      pass(sink);
+      from = token + 1;
+    }
+    sink.accept(bytes, from, tail - from);
+    append(bytes, tail, end - tail);
+  }
+
+  /** Passes on what is held, at the end of the body. */
+  void finish(Utf8Check.Sink sink) throws IOException {
+    pass(sink);
+  }
+
+  private void pass(Utf8Check.Sink sink) throws IOException {
+    int n = count;
+    count = 0;
+    sink.accept(held, 0, n);
+  }
+
+  private void append(byte[] bytes, int offset, int length) {
+    if (count + length > held.length) {
+      held = Arrays.copyOf(held, Math.max(held.length * 2, count + length));
+    }
+    System.arraycopy(bytes, offset, held, count, length);
+    count += length;
+  }
+
+  private static boolean isSeparator(byte b) {
+    return b == ' ' || b == '\n' || b == '\r' || b == '\t' || b == ',' || b == ':';
+  }
+}
