@@ -10,7 +10,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import java.net.InetSocketAddress;
 import java.time.InstantSource;
@@ -82,7 +81,7 @@ public final class Fleet implements AutoCloseable {
                     ch.pipeline()
                         .addLast(
                             new HttpServerCodec(),
-                            new HttpObjectAggregator(8 << 20),
+                            new LingeringAggregator(pod, 8 << 20),
                             new PodHttpHandler(pod));
                   }
                 });

@@ -1,6 +1,7 @@
 package dev.pointsman.sim.server;
 
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOutboundInvoker;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -26,6 +27,14 @@ final class HttpReplies {
       HttpResponseStatus status,
       String contentType,
       String body) {
+    var f = ctx.writeAndFlush(response(pod, keepAlive, status, contentType, body));
+    if (!keepAlive) {
+      f.addListener(ChannelFutureListener.CLOSE);
+    }
+  }
+
+  private static FullHttpResponse response(
+      SimPod pod, boolean keepAlive, HttpResponseStatus status, String contentType, String body) {
     FullHttpResponse res =
         new DefaultFullHttpResponse(
             HttpVersion.HTTP_1_1, status, Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
@@ -33,10 +42,7 @@ final class HttpReplies {
     res.headers().set(SERVED_BY, pod.name());
     HttpUtil.setContentLength(res, res.content().readableBytes());
     HttpUtil.setKeepAlive(res, keepAlive);
-    var f = ctx.writeAndFlush(res);
-    if (!keepAlive) {
-      f.addListener(ChannelFutureListener.CLOSE);
-    }
+    return res;
   }
 
   static void json(
@@ -46,6 +52,15 @@ final class HttpReplies {
       HttpResponseStatus status,
       String body) {
     send(ctx, pod, keepAlive, status, "application/json", body);
+  }
+
+  /**
+   * A JSON response that ends the connection ({@code connection: close}); the caller decides how
+   * the connection closes once the returned write completes.
+   */
+  static ChannelFuture json(
+      ChannelOutboundInvoker ctx, SimPod pod, HttpResponseStatus status, String body) {
+    return ctx.writeAndFlush(response(pod, false, status, "application/json", body));
   }
 
   /**

@@ -60,6 +60,35 @@ class HttpCodecTest {
     assertThat(answer).contains("\"error\"");
   }
 
+  @Test
+  void aBodyOverTheLimitIs413ThatTheClientCanReadAfterSendingItAll() throws Exception {
+    // the pod answers at the headers (content-length over its 8 MiB) while the client still sends:
+    // a plain close would reset the connection and the client would never read the 413
+    byte[] body = new byte[9 << 20];
+    java.util.Arrays.fill(body, (byte) 'a');
+    String head =
+        "POST /v1/chat/completions HTTP/1.1\r\nhost: pod\r\ncontent-type: application/json\r\n"
+            + "content-length: "
+            + body.length
+            + "\r\n\r\n";
+
+    String answer;
+    try (Socket s = new Socket(base.getHost(), base.getPort())) {
+      s.setSoTimeout(10_000);
+      var out = s.getOutputStream();
+      out.write(head.getBytes(StandardCharsets.US_ASCII));
+      for (int at = 0; at < body.length; at += 64 << 10) {
+        out.write(body, at, Math.min(64 << 10, body.length - at));
+      }
+      out.flush();
+      answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+    }
+
+    assertThat(answer).startsWith("HTTP/1.1 413 ");
+    assertThat(answer.toLowerCase()).contains("connection: close");
+    assertThat(answer).contains("\"error\"").contains("exceeds");
+  }
+
   /** Writes {@code request} and reads until the pod closes (the socket's read timeout fails). */
   private String exchange(String request) throws Exception {
     try (Socket s = new Socket(base.getHost(), base.getPort())) {
