@@ -132,22 +132,55 @@ class PickerWorkloadTest {
 
   @Test
   void grpcProbesUseTheHealthServicesOnAPlaintextPort() {
-    Container c = container(Chart.render("picker: {probes: {type: grpc, grpcPort: 9003}}"));
+    Rendered r = Scenarios.GRPC_PROBES.render();
+    Container c = container(r);
 
     assertThat(c.getLivenessProbe().getGrpc().getPort()).isEqualTo(9003);
     assertThat(c.getLivenessProbe().getGrpc().getService()).isEqualTo("liveness");
+    assertThat(c.getStartupProbe().getGrpc().getPort()).isEqualTo(9003);
     assertThat(c.getStartupProbe().getGrpc().getService()).isEqualTo("liveness");
     assertThat(c.getReadinessProbe().getGrpc().getPort()).isEqualTo(9003);
     assertThat(c.getReadinessProbe().getGrpc().getService()).isEqualTo("readiness");
     assertThat(c.getReadinessProbe().getHttpGet()).isNull();
+    assertThat(c.getPorts())
+        .extracting(p -> p.getName() + ":" + p.getContainerPort())
+        .containsExactly("grpc:9002", "http-admin:9090", "grpc-health:9003");
+    // The picker opens the plaintext health listener the probes ask, and keeps ext_proc on TLS.
+    PickerConfig config =
+        PickerConfig.parse(r.get(ConfigMap.class, PICKER).getData().get("picker.yaml"));
+    assertThat(config.grpc().healthPort()).isEqualTo(9003);
+    assertThat(config.grpc().tls()).isEqualTo("files");
+  }
+
+  @Test
+  void grpcProbesDefaultToPort9003() {
+    Container c = container(Chart.render("picker: {probes: {type: grpc}}"));
+
+    assertThat(c.getReadinessProbe().getGrpc().getPort()).isEqualTo(9003);
+  }
+
+  @Test
+  void httpProbesOpenNoHealthPort() throws Exception {
+    Rendered r = Chart.defaults();
+    JsonNode grpc =
+        YAML.readTree(r.get(ConfigMap.class, PICKER).getData().get("picker.yaml")).get("grpc");
+
+    assertThat(grpc.has("healthPort")).isFalse();
+    assertThat(container(r).getPorts()).hasSize(2);
   }
 
   @Test
   void grpcProbesOnTheTlsPortAreRefusedWithTheReason() {
     // The kubelet's gRPC probe cannot speak TLS; the ext_proc port must (Envoy verifies it).
-    assertThatThrownBy(() -> Chart.render("picker: {probes: {type: grpc}}"))
+    assertThatThrownBy(() -> Chart.render("picker: {probes: {type: grpc, grpcPort: 9002}}"))
         .hasMessageContaining("plaintext")
         .hasMessageContaining("9002");
+  }
+
+  @Test
+  void grpcProbesOnTheAdminPortAreRefused() {
+    assertThatThrownBy(() -> Chart.render("picker: {probes: {type: grpc, grpcPort: 9090}}"))
+        .hasMessageContaining("picker.adminPort");
   }
 
   @Test
