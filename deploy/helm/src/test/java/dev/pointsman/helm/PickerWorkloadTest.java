@@ -183,6 +183,57 @@ class PickerWorkloadTest {
         .hasMessageContaining("picker.adminPort");
   }
 
+  private static long terminationGrace(Rendered r) {
+    return deployment(r).getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds();
+  }
+
+  private static PickerConfig pickerConfig(Rendered r) {
+    return PickerConfig.parse(r.get(ConfigMap.class, PICKER).getData().get("picker.yaml"));
+  }
+
+  @Test
+  void theGracePeriodCoversThePreStopPauseTheNotReadyGraceTheDrainAndTheHookMargin() {
+    Rendered r = Chart.defaults();
+    long preStop = container(r).getLifecycle().getPreStop().getSleep().getSeconds();
+
+    assertThat(pickerConfig(r).shutdown().graceSeconds()).isEqualTo(12);
+    assertThat(pickerConfig(r).grpc().drainSeconds()).isEqualTo(30);
+    assertThat(preStop).isEqualTo(5L);
+    assertThat(terminationGrace(r)).isEqualTo(5 + 12 + 30 + 10);
+  }
+
+  @Test
+  void theGracePeriodFollowsTheShutdownValues() {
+    Rendered r = Chart.render("picker: {shutdownGraceSeconds: 20, drainSeconds: 60}");
+
+    assertThat(pickerConfig(r).shutdown().graceSeconds()).isEqualTo(20);
+    assertThat(pickerConfig(r).grpc().drainSeconds()).isEqualTo(60);
+    assertThat(terminationGrace(r)).isEqualTo(5 + 20 + 60 + 10);
+  }
+
+  @Test
+  void theGracePeriodFollowsPeriodsSetInThePickerConfig() {
+    // picker.config wins over the chart's keys in the file; the pod's grace period follows it.
+    Rendered r =
+        Chart.render("picker: {config: {shutdown: {graceSeconds: 40}, grpc: {drainSeconds: 100}}}");
+
+    assertThat(pickerConfig(r).shutdown().graceSeconds()).isEqualTo(40);
+    assertThat(terminationGrace(r)).isEqualTo(5 + 40 + 100 + 10);
+  }
+
+  @Test
+  void anExplicitGracePeriodLongEnoughIsKept() {
+    assertThat(terminationGrace(Chart.render("picker: {terminationGracePeriodSeconds: 120}")))
+        .isEqualTo(120);
+  }
+
+  @Test
+  void anExplicitGracePeriodTooShortIsRefusedWithTheSum() {
+    assertThatThrownBy(() -> Chart.render("picker: {terminationGracePeriodSeconds: 50}"))
+        .hasMessageContaining("picker.terminationGracePeriodSeconds: 50 is too short")
+        .hasMessageContaining("needs 57");
+  }
+
   @Test
   void theHeadlessServiceListsEveryPickerPodForLeastRequest() {
     Rendered r = Chart.defaults();
