@@ -235,6 +235,24 @@ class PickerWorkloadTest {
   }
 
   @Test
+  void theDataPlaneDefaultsToOriginalDstForTheChartsEnvoy() {
+    assertThat(pickerConfig(Chart.defaults()).protocol().dataPlane()).isEqualTo("original-dst");
+  }
+
+  @Test
+  void overrideHostIsPassedToThePicker() {
+    Rendered r = Chart.render("picker: {dataPlane: override-host}\nenvoy: {enabled: false}");
+
+    assertThat(pickerConfig(r).protocol().dataPlane()).isEqualTo("override-host");
+  }
+
+  @Test
+  void anUnknownDataPlaneIsRefusedByTheSchema() {
+    assertThatThrownBy(() -> Chart.render("picker: {dataPlane: round-robin}"))
+        .hasMessageContaining("dataPlane");
+  }
+
+  @Test
   void theHeadlessServiceListsEveryPickerPodForLeastRequest() {
     Rendered r = Chart.defaults();
     Service headless = r.get(Service.class, "pointsman-picker-headless");
