@@ -131,6 +131,18 @@ class NetworkPolicyTest {
   }
 
   @Test
+  void theGrpcHealthPortIsOpenToNoPod() {
+    // The kubelet probes from the node, which a NetworkPolicy always admits; pods get nothing.
+    NetworkPolicy picker =
+        Scenarios.GRPC_PROBES.render().get(NetworkPolicy.class, "pointsman-picker");
+
+    assertThat(picker.getSpec().getIngress())
+        .flatExtracting(NetworkPolicyIngressRule::getPorts)
+        .extracting(p -> p.getPort().getStrVal())
+        .containsExactlyInAnyOrder("grpc", "http-admin");
+  }
+
+  @Test
   void canBeTurnedOff() {
     assertThat(Chart.render("networkPolicy: {enabled: false}").all(NetworkPolicy.class)).isEmpty();
   }

@@ -51,6 +51,16 @@ class PickerStartupTest {
                         endpoints:
                           - {address: "10.0.0.11:8000"}
                           - {address: "10.0.0.12:8000"}
+                """),
+            new Scenario(
+                "override-host behind another gateway, longer shutdown",
+                """
+                picker:
+                  dataPlane: override-host
+                  shutdownGraceSeconds: 20
+                  drainSeconds: 60
+                envoy:
+                  enabled: false
                 """)));
   }
 

@@ -132,22 +132,124 @@ class PickerWorkloadTest {
 
   @Test
   void grpcProbesUseTheHealthServicesOnAPlaintextPort() {
-    Container c = container(Chart.render("picker: {probes: {type: grpc, grpcPort: 9003}}"));
+    Rendered r = Scenarios.GRPC_PROBES.render();
+    Container c = container(r);
 
     assertThat(c.getLivenessProbe().getGrpc().getPort()).isEqualTo(9003);
     assertThat(c.getLivenessProbe().getGrpc().getService()).isEqualTo("liveness");
+    assertThat(c.getStartupProbe().getGrpc().getPort()).isEqualTo(9003);
     assertThat(c.getStartupProbe().getGrpc().getService()).isEqualTo("liveness");
     assertThat(c.getReadinessProbe().getGrpc().getPort()).isEqualTo(9003);
     assertThat(c.getReadinessProbe().getGrpc().getService()).isEqualTo("readiness");
     assertThat(c.getReadinessProbe().getHttpGet()).isNull();
+    assertThat(c.getPorts())
+        .extracting(p -> p.getName() + ":" + p.getContainerPort())
+        .containsExactly("grpc:9002", "http-admin:9090", "grpc-health:9003");
+    // The picker opens the plaintext health listener the probes ask, and keeps ext_proc on TLS.
+    PickerConfig config =
+        PickerConfig.parse(r.get(ConfigMap.class, PICKER).getData().get("picker.yaml"));
+    assertThat(config.grpc().healthPort()).isEqualTo(9003);
+    assertThat(config.grpc().tls()).isEqualTo("files");
+  }
+
+  @Test
+  void grpcProbesDefaultToPort9003() {
+    Container c = container(Chart.render("picker: {probes: {type: grpc}}"));
+
+    assertThat(c.getReadinessProbe().getGrpc().getPort()).isEqualTo(9003);
+  }
+
+  @Test
+  void httpProbesOpenNoHealthPort() throws Exception {
+    Rendered r = Chart.defaults();
+    JsonNode grpc =
+        YAML.readTree(r.get(ConfigMap.class, PICKER).getData().get("picker.yaml")).get("grpc");
+
+    assertThat(grpc.has("healthPort")).isFalse();
+    assertThat(container(r).getPorts()).hasSize(2);
   }
 
   @Test
   void grpcProbesOnTheTlsPortAreRefusedWithTheReason() {
     // The kubelet's gRPC probe cannot speak TLS; the ext_proc port must (Envoy verifies it).
-    assertThatThrownBy(() -> Chart.render("picker: {probes: {type: grpc}}"))
+    assertThatThrownBy(() -> Chart.render("picker: {probes: {type: grpc, grpcPort: 9002}}"))
         .hasMessageContaining("plaintext")
         .hasMessageContaining("9002");
+  }
+
+  @Test
+  void grpcProbesOnTheAdminPortAreRefused() {
+    assertThatThrownBy(() -> Chart.render("picker: {probes: {type: grpc, grpcPort: 9090}}"))
+        .hasMessageContaining("picker.adminPort");
+  }
+
+  private static long terminationGrace(Rendered r) {
+    return deployment(r).getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds();
+  }
+
+  private static PickerConfig pickerConfig(Rendered r) {
+    return PickerConfig.parse(r.get(ConfigMap.class, PICKER).getData().get("picker.yaml"));
+  }
+
+  @Test
+  void theGracePeriodCoversThePreStopPauseTheNotReadyGraceTheDrainAndTheHookMargin() {
+    Rendered r = Chart.defaults();
+    long preStop = container(r).getLifecycle().getPreStop().getSleep().getSeconds();
+
+    assertThat(pickerConfig(r).shutdown().graceSeconds()).isEqualTo(12);
+    assertThat(pickerConfig(r).grpc().drainSeconds()).isEqualTo(30);
+    assertThat(preStop).isEqualTo(5L);
+    assertThat(terminationGrace(r)).isEqualTo(5 + 12 + 30 + 10);
+  }
+
+  @Test
+  void theGracePeriodFollowsTheShutdownValues() {
+    Rendered r = Chart.render("picker: {shutdownGraceSeconds: 20, drainSeconds: 60}");
+
+    assertThat(pickerConfig(r).shutdown().graceSeconds()).isEqualTo(20);
+    assertThat(pickerConfig(r).grpc().drainSeconds()).isEqualTo(60);
+    assertThat(terminationGrace(r)).isEqualTo(5 + 20 + 60 + 10);
+  }
+
+  @Test
+  void theGracePeriodFollowsPeriodsSetInThePickerConfig() {
+    // picker.config wins over the chart's keys in the file; the pod's grace period follows it.
+    Rendered r =
+        Chart.render("picker: {config: {shutdown: {graceSeconds: 40}, grpc: {drainSeconds: 100}}}");
+
+    assertThat(pickerConfig(r).shutdown().graceSeconds()).isEqualTo(40);
+    assertThat(terminationGrace(r)).isEqualTo(5 + 40 + 100 + 10);
+  }
+
+  @Test
+  void anExplicitGracePeriodLongEnoughIsKept() {
+    assertThat(terminationGrace(Chart.render("picker: {terminationGracePeriodSeconds: 120}")))
+        .isEqualTo(120);
+  }
+
+  @Test
+  void anExplicitGracePeriodTooShortIsRefusedWithTheSum() {
+    assertThatThrownBy(() -> Chart.render("picker: {terminationGracePeriodSeconds: 50}"))
+        .hasMessageContaining("picker.terminationGracePeriodSeconds: 50 is too short")
+        .hasMessageContaining("needs 57");
+  }
+
+  @Test
+  void theDataPlaneDefaultsToOriginalDstForTheChartsEnvoy() {
+    assertThat(pickerConfig(Chart.defaults()).protocol().dataPlane()).isEqualTo("original-dst");
+  }
+
+  @Test
+  void overrideHostIsPassedToThePicker() {
+    Rendered r = Chart.render("picker: {dataPlane: override-host}\nenvoy: {enabled: false}");
+
+    assertThat(pickerConfig(r).protocol().dataPlane()).isEqualTo("override-host");
+  }
+
+  @Test
+  void anUnknownDataPlaneIsRefusedByTheSchema() {
+    assertThatThrownBy(() -> Chart.render("picker: {dataPlane: round-robin}"))
+        .hasMessageContaining("dataPlane");
   }
 
   @Test

@@ -94,7 +94,15 @@ final class Scenarios {
             defaultService: {host: vllm.models.svc.cluster.local, port: 8080}
           """);
 
+  static final Scenario GRPC_PROBES =
+      new Scenario(
+          "native gRPC probes on a plaintext health port",
+          """
+          picker:
+            probes: {type: grpc, grpcPort: 9003}
+          """);
+
   static List<Scenario> all() {
-    return List.of(DEFAULTS, CERT_MANAGER, EVERYTHING_ON, BOUND_POOL, LOCAL_CONFIG);
+    return List.of(DEFAULTS, CERT_MANAGER, EVERYTHING_ON, BOUND_POOL, LOCAL_CONFIG, GRPC_PROBES);
   }
 }
