@@ -30,6 +30,7 @@ class BodyParserFuzzTest {
           RejectReason.MODEL_NOT_STRING,
           RejectReason.EMPTY_MODEL,
           RejectReason.MODEL_TOO_LONG,
+          RejectReason.DUPLICATE_MODEL,
           RejectReason.TOO_LARGE);
 
   @FuzzTest(maxDuration = "60s")

@@ -1,9 +1,11 @@
 package dev.pointsman.extproc.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.pointsman.inference.error.RejectReason;
 import dev.pointsman.inference.error.RequestRejectedException;
 import dev.pointsman.inference.request.ParsedRequest;
 import java.nio.charset.StandardCharsets;
@@ -12,10 +14,11 @@ import java.util.SplittableRandom;
 
 /**
  * Valid OpenAI bodies of every API, generated with the model anywhere (or absent), parsed in
- * arbitrary chunks and rewritten to a served name: the result is valid JSON, its model is the
- * served name, every other member is as before, and every byte outside the model value is
- * unchanged. Seeds and findings: {@code ModelRewriteFuzzTestInputs/generatedBodies} in the test
- * resources. {@code JAZZER_FUZZ=1} fuzzes (see docs/benchmarks.md, "Fuzzing").
+ * arbitrary chunks and rewritten to a served name (one with the model given twice is refused as
+ * {@code duplicate_model} instead): the result is valid JSON, its model is the served name, every
+ * other member is as before, and every byte outside the model value is unchanged. Seeds and
+ * findings: {@code ModelRewriteFuzzTestInputs/generatedBodies} in the test resources. {@code
+ * JAZZER_FUZZ=1} fuzzes (see docs/benchmarks.md, "Fuzzing").
  */
 class ModelRewriteFuzzTest {
 
@@ -28,6 +31,19 @@ class ModelRewriteFuzzTest {
     byte[] body = generated.text().getBytes(StandardCharsets.UTF_8);
 
     assertThat(Bodies.tree(generated.text())).as("generated %s", generated.text()).isNotNull();
+    if (generated.models() > 1) {
+      assertThat(
+              catchThrowableOfType(
+                  RequestRejectedException.class,
+                  () ->
+                      Bodies.parse(
+                          generated.path(),
+                          Bodies.split(body, new SplittableRandom(seed), maxChunk))))
+          .as("two top-level models in %s", generated.text())
+          .extracting(RequestRejectedException::reason)
+          .isEqualTo(RejectReason.DUPLICATE_MODEL);
+      return;
+    }
     ParsedRequest parsed;
     try {
       parsed =

@@ -22,8 +22,11 @@ final class OpenAiBodyGenerator {
   private final StringBuilder out = new StringBuilder();
   private String model;
 
-  /** A generated body: where it is sent, its text, and its last top-level model (or null). */
-  record Body(String path, String text, String model) {}
+  /**
+   * A generated body: where it is sent, its text, its last top-level model (or null), and how many
+   * top-level model members it has (a body with more than one is to be refused).
+   */
+  record Body(String path, String text, String model, int models) {}
 
   OpenAiBodyGenerator(FuzzedDataProvider data) {
     this.data = data;
@@ -37,9 +40,11 @@ final class OpenAiBodyGenerator {
     int modelAt = data.consumeBoolean() ? data.consumeInt(0, members) : -1;
     boolean twice = data.consumeInt(0, 9) == 0;
     int written = 0;
+    int models = 0;
     for (int i = 0; i <= members; i++) {
       if (i == modelAt || twice && i == members) {
         written = member(written, () -> modelMember());
+        models++;
       }
       if (i < members) {
         written = member(written, () -> apiMember(path));
@@ -48,7 +53,7 @@ final class OpenAiBodyGenerator {
     space();
     out.append('}');
     space();
-    return new Body(path, out.toString(), model);
+    return new Body(path, out.toString(), model, models);
   }
 
   private int member(int written, Runnable member) {

@@ -14,6 +14,7 @@ public enum RejectReason {
   MODEL_NOT_STRING(400, "invalid_model"),
   EMPTY_MODEL(400, "invalid_model"),
   MODEL_TOO_LONG(400, "invalid_model"),
+  DUPLICATE_MODEL(400, "duplicate_model"),
   MISSING_MODEL(400, "missing_model"),
   UNKNOWN_MODEL(404, "model_not_found"),
   TOO_LARGE(413, "body_too_large"),

@@ -23,6 +23,7 @@ final class RequestExtractor {
   private int depth;
   private int skipping;
   private Slot pending = Slot.NONE;
+  private int modelKeys;
   private boolean started;
   private boolean done;
 
@@ -40,6 +41,11 @@ final class RequestExtractor {
       skip(token);
     } else if (token == JsonToken.FIELD_NAME) {
       pending = frames[depth - 1].fieldSlot(parser.currentName());
+      if (pending == Slot.MODEL && modelKeys++ > 0) {
+        throw new RequestRejectedException(
+            RejectReason.DUPLICATE_MODEL,
+            "request body has more than one top-level 'model' member (expected one)");
+      }
     } else if (done || !started) {
       onRootToken(token);
       fields.objectStart = parser.currentTokenLocation().getByteOffset();

@@ -19,11 +19,6 @@ class ExtractionTest {
   }
 
   @Test
-  void lastModelWins() {
-    assertThat(parse("{\"model\":\"a\",\"model\":\"b\"}").model()).isEqualTo("b");
-  }
-
-  @Test
   void noPromptMeansNoTokens() {
     ParsedRequest r = parse("{\"model\":\"m\"}");
 
