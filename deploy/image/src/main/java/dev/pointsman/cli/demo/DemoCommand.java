@@ -71,6 +71,10 @@ public final class DemoCommand implements Callable<Integer> {
     // Two pickers run (one per phase, each on its own fleet); their listeners' start lines name
     // internal ephemeral ports, so the demo prints its own line for the one you can talk to.
     System.setProperty("org.slf4j.simpleLogger.log.dev.pointsman.runtime", "warn");
+    // The round-robin gateway's picker is down on purpose (it fails open to round-robin), so its
+    // "cannot use the endpoint picker" warning would only mislead here.
+    System.setProperty(
+        "org.slf4j.simpleLogger.log.dev.pointsman.gateway.extproc.PickerTrouble", "error");
     double phaseSeconds = duration / 2.0;
     List<DemoTraffic.Planned> plan =
         DemoTraffic.plan(SEED, phaseSeconds, rate, DemoStack.MODEL, DemoStack.ADAPTER);
