@@ -37,29 +37,8 @@ final class CompletionHandler {
       badRequest(ctx, pod, keepAlive, e.getMessage());
       return null;
     }
-    FaultConfig faults = pod.faults();
-    if (faults.hang()) {
-      return null;
-    }
-    if (pod.rollError()) {
-      HttpReplies.error(
-          ctx,
-          pod,
-          keepAlive,
-          HttpResponseStatus.INTERNAL_SERVER_ERROR,
-          "InternalServerError",
-          "injected fault");
-      return null;
-    }
-    String adapter = resolveAdapter(pod, call.model());
+    String adapter = admit(ctx, pod, keepAlive, call.model());
     if (adapter == null) {
-      HttpReplies.error(
-          ctx,
-          pod,
-          keepAlive,
-          HttpResponseStatus.NOT_FOUND,
-          "NotFoundError",
-          "The model `" + call.model() + "` does not exist.");
       return null;
     }
     return submit(ctx, pod, call, adapter, keepAlive);
@@ -74,17 +53,7 @@ final class CompletionHandler {
     List<Segment> prompt = PromptMapper.segments(call.promptText());
     int promptTokens = prompt.stream().mapToInt(Segment::length).sum();
     int output = call.maxTokens() > 0 ? call.maxTokens() : pod.sampleOutput(promptTokens);
-    long capacity = pod.engineConfig.gpu().kvTokens();
-    if (promptTokens + (long) output > capacity) {
-      badRequest(
-          ctx,
-          pod,
-          keepAlive,
-          "This model's maximum context length is "
-              + capacity
-              + " tokens. However, you requested "
-              + (promptTokens + output)
-              + " tokens.");
+    if (!fits(ctx, pod, keepAlive, promptTokens + (long) output)) {
       return null;
     }
     long id = pod.nextId();
@@ -103,6 +72,56 @@ final class CompletionHandler {
     SimRequest r = new SimRequest(id, pod.driver.nowMs(), prompt, output, adapter, ~id);
     pod.driver.submit(pod.index, r, pod.faults().slowStartMs(), sink);
     return new Submitted(id, sink);
+  }
+
+  /**
+   * What every request meets before the engine: an injected hang or error, then the model. Returns
+   * the adapter serving {@code model} ("" for the base model), or null when the request ends here
+   * (an error was sent, or the pod hangs).
+   */
+  static String admit(ChannelHandlerContext ctx, SimPod pod, boolean keepAlive, String model) {
+    if (pod.faults().hang()) {
+      return null;
+    }
+    if (pod.rollError()) {
+      HttpReplies.error(
+          ctx,
+          pod,
+          keepAlive,
+          HttpResponseStatus.INTERNAL_SERVER_ERROR,
+          "InternalServerError",
+          "injected fault");
+      return null;
+    }
+    String adapter = resolveAdapter(pod, model);
+    if (adapter == null) {
+      HttpReplies.error(
+          ctx,
+          pod,
+          keepAlive,
+          HttpResponseStatus.NOT_FOUND,
+          "NotFoundError",
+          "The model `" + model + "` does not exist.");
+    }
+    return adapter;
+  }
+
+  /** Whether {@code tokens} fit the pod's KV cache; if not, the client got vLLM's 400. */
+  static boolean fits(ChannelHandlerContext ctx, SimPod pod, boolean keepAlive, long tokens) {
+    long capacity = pod.engineConfig.gpu().kvTokens();
+    if (tokens <= capacity) {
+      return true;
+    }
+    badRequest(
+        ctx,
+        pod,
+        keepAlive,
+        "This model's maximum context length is "
+            + capacity
+            + " tokens. However, you requested "
+            + tokens
+            + " tokens.");
+    return false;
   }
 
   /** The adapter serving {@code model} ("" for the base model), or null if the pod has neither. */

@@ -29,43 +29,13 @@ final class EmbeddingHandler {
       CompletionHandler.badRequest(ctx, pod, keepAlive, e.getMessage());
       return null;
     }
-    if (pod.faults().hang()) {
-      return null;
-    }
-    if (pod.rollError()) {
-      HttpReplies.error(
-          ctx,
-          pod,
-          keepAlive,
-          HttpResponseStatus.INTERNAL_SERVER_ERROR,
-          "InternalServerError",
-          "injected fault");
-      return null;
-    }
-    String adapter = CompletionHandler.resolveAdapter(pod, call.model());
+    String adapter = CompletionHandler.admit(ctx, pod, keepAlive, call.model());
     if (adapter == null) {
-      HttpReplies.error(
-          ctx,
-          pod,
-          keepAlive,
-          HttpResponseStatus.NOT_FOUND,
-          "NotFoundError",
-          "The model `" + call.model() + "` does not exist.");
       return null;
     }
     List<Segment> prompt = PromptMapper.segments(String.join("\n", call.inputs()));
     int promptTokens = prompt.stream().mapToInt(Segment::length).sum();
-    long capacity = pod.engineConfig.gpu().kvTokens();
-    if (promptTokens + 1L > capacity) {
-      CompletionHandler.badRequest(
-          ctx,
-          pod,
-          keepAlive,
-          "This model's maximum context length is "
-              + capacity
-              + " tokens. However, you requested "
-              + (promptTokens + 1)
-              + " tokens.");
+    if (!CompletionHandler.fits(ctx, pod, keepAlive, promptTokens + 1L)) {
       return null;
     }
     long id = pod.nextId();
@@ -90,16 +60,7 @@ final class EmbeddingHandler {
 
     @Override
     public void onRejected(String message) {
-      ctx.executor()
-          .execute(
-              () ->
-                  HttpReplies.error(
-                      ctx,
-                      pod,
-                      keepAlive,
-                      HttpResponseStatus.BAD_REQUEST,
-                      "BadRequestError",
-                      message));
+      HttpReplies.rejected(ctx, pod, keepAlive, message);
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.pointsman.sim.server;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundInvoker;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -76,6 +77,20 @@ final class HttpReplies {
         };
     String why = cause == null || cause.getMessage() == null ? "unparseable" : cause.getMessage();
     error(ctx, pod, false, status, "BadRequestError", "malformed HTTP request: " + why);
+  }
+
+  /** The engine refused a request it had accepted: 400, written on the channel's event loop. */
+  static void rejected(ChannelHandlerContext ctx, SimPod pod, boolean keepAlive, String message) {
+    ctx.executor()
+        .execute(
+            () ->
+                error(
+                    ctx,
+                    pod,
+                    keepAlive,
+                    HttpResponseStatus.BAD_REQUEST,
+                    "BadRequestError",
+                    message));
   }
 
   static void error(

@@ -46,15 +46,6 @@ final class UnarySession implements RequestSink {
 
   @Override
   public void onRejected(String message) {
-    ctx.executor()
-        .execute(
-            () ->
-                HttpReplies.error(
-                    ctx,
-                    pod,
-                    keepAlive,
-                    HttpResponseStatus.BAD_REQUEST,
-                    "BadRequestError",
-                    message));
+    HttpReplies.rejected(ctx, pod, keepAlive, message);
   }
 }
