@@ -78,16 +78,24 @@ record CompletionCall(
     }
     StringBuilder sb = new StringBuilder();
     for (JsonNode m : messages) {
-      sb.append("<|").append(m.path("role").asText("user")).append("|>\n");
-      JsonNode content = m.get("content");
-      if (content != null && content.isArray()) {
-        content.forEach(part -> sb.append(part.path("text").asText("")));
-      } else if (content != null) {
-        sb.append(content.asText(""));
-      }
-      sb.append('\n');
+      appendTurn(sb, m);
     }
     return sb.toString();
+  }
+
+  /**
+   * One chat turn as prompt text: {@code <|role|>}, its content (a string, or the text of its
+   * parts), a newline. Chat messages and Responses input items share it.
+   */
+  static void appendTurn(StringBuilder sb, JsonNode turn) {
+    sb.append("<|").append(turn.path("role").asText("user")).append("|>\n");
+    JsonNode content = turn.get("content");
+    if (content != null && content.isArray()) {
+      content.forEach(part -> sb.append(part.path("text").asText("")));
+    } else if (content != null) {
+      sb.append(content.asText(""));
+    }
+    sb.append('\n');
   }
 
   private static String prompt(JsonNode prompt) {

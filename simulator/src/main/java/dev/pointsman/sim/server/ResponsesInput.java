@@ -26,14 +26,7 @@ final class ResponsesInput {
       if (!item.isObject()) {
         throw new IllegalArgumentException("input: expected an array of objects");
       }
-      sb.append("<|").append(item.path("role").asText("user")).append("|>\n");
-      JsonNode content = item.get("content");
-      if (content != null && content.isArray()) {
-        content.forEach(part -> sb.append(part.path("text").asText("")));
-      } else if (content != null) {
-        sb.append(content.asText(""));
-      }
-      sb.append('\n');
+      CompletionCall.appendTurn(sb, item);
     }
     return sb.toString();
   }
