@@ -5,6 +5,7 @@ import dev.pointsman.gateway.extproc.PickerReply;
 import dev.pointsman.gateway.http.HeaderList;
 import dev.pointsman.inference.error.OpenAiError;
 import dev.pointsman.inference.request.NormalizedPath;
+import dev.pointsman.inference.request.PathNormalizer;
 import io.grpc.Status;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
@@ -63,7 +64,7 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
   // ---------------------------------------------------------------- client side
 
   void start(HttpRequest req, String scheme, boolean http2, String clientIp) {
-    NormalizedPath path = Paths.normalize(req.uri());
+    NormalizedPath path = PathNormalizer.normalize(req.uri());
     String target = path instanceof NormalizedPath.Valid v ? v.target() : req.uri();
     requestHeaders = Headers.request(req, target, scheme, clientIp);
     requestHasBody = Bodies.requestHasBody(req, http2);

@@ -6,6 +6,7 @@ import dev.pointsman.inference.error.OpenAiError;
 import dev.pointsman.inference.request.InferencePaths;
 import dev.pointsman.inference.request.NormalizedPath;
 import dev.pointsman.inference.request.PathDecision;
+import dev.pointsman.inference.request.PathNormalizer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -40,7 +41,7 @@ final class Router {
    * for a request that goes on to the picker.
    *
    * @param method {@code :method}
-   * @param path the request target as normalised ({@link Paths#normalize})
+   * @param path the request target as normalised ({@link PathNormalizer#normalize})
    */
   OpenAiError refusal(String method, NormalizedPath path) {
     return switch (path) {

@@ -3,6 +3,7 @@ package dev.pointsman.gateway.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pointsman.inference.request.NormalizedPath;
+import dev.pointsman.inference.request.PathNormalizer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,12 +23,12 @@ class PathsTest {
     "/v1/%2e%2e/admin/faults, /admin/faults",
   })
   void mergesSlashesAndResolvesDotSegments(String in, String out) {
-    assertThat(((NormalizedPath.Valid) Paths.normalize(in)).target()).isEqualTo(out);
+    assertThat(((NormalizedPath.Valid) PathNormalizer.normalize(in)).target()).isEqualTo(out);
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"/v1/chat%2Fcompletions", "/v1%5cx", "/a%00b"})
   void refusesWhatEnvoyRefuses(String in) {
-    assertThat(Paths.normalize(in)).isInstanceOf(NormalizedPath.Invalid.class);
+    assertThat(PathNormalizer.normalize(in)).isInstanceOf(NormalizedPath.Invalid.class);
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pointsman.gateway.config.HostPort;
 import dev.pointsman.gateway.http.HeaderList;
+import dev.pointsman.inference.request.PathNormalizer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -68,7 +69,7 @@ class RouterTest {
   void offTheInferenceApiTheGatewayAnswersItself(String method, String path, int status) {
     Router router = new Router(List.of(a));
 
-    var error = router.refusal(method, Paths.normalize(path));
+    var error = router.refusal(method, PathNormalizer.normalize(path));
 
     assertThat(error == null ? 0 : error.httpStatus()).isEqualTo(status);
   }
