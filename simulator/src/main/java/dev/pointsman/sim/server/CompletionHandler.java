@@ -75,12 +75,22 @@ final class CompletionHandler {
   }
 
   /**
-   * What every request meets before the engine: an injected hang or error, then the model. Returns
-   * the adapter serving {@code model} ("" for the base model), or null when the request ends here
-   * (an error was sent, or the pod hangs).
+   * What every request meets before the engine: an injected hang, a sleeping engine (503), an
+   * injected error, then the model. Returns the adapter serving {@code model} ("" for the base
+   * model), or null when the request ends here (an error was sent, or the pod hangs).
    */
   static String admit(ChannelHandlerContext ctx, SimPod pod, boolean keepAlive, String model) {
     if (pod.faults().hang()) {
+      return null;
+    }
+    if (pod.sleepLevel() > 0) {
+      HttpReplies.error(
+          ctx,
+          pod,
+          keepAlive,
+          HttpResponseStatus.SERVICE_UNAVAILABLE,
+          "ServiceUnavailableError",
+          "The engine is sleeping (level " + pod.sleepLevel() + "); POST /wake_up to wake it.");
       return null;
     }
     if (pod.rollError()) {

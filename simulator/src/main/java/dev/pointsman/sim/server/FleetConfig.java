@@ -19,6 +19,8 @@ import java.util.Set;
  * pods:
  *   - {name: h100-a, gpu: H100-80, port: 8001, adapters: [sql-lora]}
  *   - {name: l4-a, gpu: L4, engine: sglang, faults: {errorRate: 0.1}}
+ *   - {name: l4-b, gpu: L4, engine: trtllm}
+ *   - {name: h100-b, gpu: H100-80, engineOptions: {dataParallel: 2}}
  * </pre>
  *
  * @param pods the pods, at least one, unique names

@@ -13,8 +13,11 @@ import java.util.List;
  * @param maxLoras GPU adapter slots, default 4
  * @param maxCpuLoras CPU adapter cache, default 16
  * @param adapters LoRA adapters available at start
- * @param engine metric flavor: {@code vllm} (default) or {@code sglang}
+ * @param engine the engine imitated (metric names, labels, paths): {@code vllm} (default), {@code
+ *     sglang}, {@code trtllm} (trtllm-serve) or {@code triton-trtllm} (Triton's TensorRT-LLM
+ *     backend)
  * @param faults injected faults, default none
+ * @param engineOptions how the engine is deployed (data/tensor parallelism, priorities, release)
  */
 public record PodConfig(
     String name,
@@ -26,7 +29,11 @@ public record PodConfig(
     Integer maxCpuLoras,
     List<String> adapters,
     String engine,
-    FaultConfig faults) {
+    FaultConfig faults,
+    EngineOptions engineOptions) {
+
+  /** The engines the simulator imitates. */
+  public static final List<String> ENGINES = List.of("vllm", "sglang", "trtllm", "triton-trtllm");
 
   /** Applies defaults and validates what does not need the profile list. */
   public PodConfig {
@@ -40,6 +47,7 @@ public record PodConfig(
     adapters = adapters == null ? List.of() : List.copyOf(adapters);
     engine = engine == null ? "vllm" : engine;
     faults = faults == null ? FaultConfig.NONE : faults;
+    engineOptions = engineOptions == null ? EngineOptions.NONE : engineOptions;
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port: " + port + " (expected 0..65535)");
     }
@@ -51,9 +59,26 @@ public record PodConfig(
               + maxCpuLoras
               + " (expected 0 <= maxLoras <= maxCpuLoras)");
     }
-    if (!engine.equals("vllm") && !engine.equals("sglang")) {
-      throw new IllegalArgumentException("engine: " + engine + " (expected one of [vllm, sglang])");
+    if (!ENGINES.contains(engine)) {
+      throw new IllegalArgumentException(
+          "engine: " + engine + " (expected one of " + ENGINES + ")");
     }
+    engineOptions.checkFor(engine);
+  }
+
+  /** A pod with the default engine options. */
+  public PodConfig(
+      String name,
+      String gpu,
+      String model,
+      String host,
+      Integer port,
+      Integer maxLoras,
+      Integer maxCpuLoras,
+      List<String> adapters,
+      String engine,
+      FaultConfig faults) {
+    this(name, gpu, model, host, port, maxLoras, maxCpuLoras, adapters, engine, faults, null);
   }
 
   /** A pod with defaults for everything but its name and GPU. */
@@ -63,19 +88,35 @@ public record PodConfig(
 
   /** A copy with other adapters. */
   public PodConfig withAdapters(List<String> list) {
-    return new PodConfig(name, gpu, model, host, port, maxLoras, maxCpuLoras, list, engine, faults);
+    return new PodConfig(
+        name, gpu, model, host, port, maxLoras, maxCpuLoras, list, engine, faults, engineOptions);
   }
 
   /** A copy on another port. */
   public PodConfig withPort(int newPort) {
     return new PodConfig(
-        name, gpu, model, host, newPort, maxLoras, maxCpuLoras, adapters, engine, faults);
+        name,
+        gpu,
+        model,
+        host,
+        newPort,
+        maxLoras,
+        maxCpuLoras,
+        adapters,
+        engine,
+        faults,
+        engineOptions);
   }
 
-  /** A copy with another metric flavor. */
+  /** A copy imitating another engine, with default options. */
   public PodConfig withEngine(String flavor) {
+    return withEngine(flavor, EngineOptions.NONE);
+  }
+
+  /** A copy imitating another engine, deployed as {@code options} say. */
+  public PodConfig withEngine(String flavor, EngineOptions options) {
     return new PodConfig(
-        name, gpu, model, host, port, maxLoras, maxCpuLoras, adapters, flavor, faults);
+        name, gpu, model, host, port, maxLoras, maxCpuLoras, adapters, flavor, faults, options);
   }
 
   private static void require(String value, String field) {

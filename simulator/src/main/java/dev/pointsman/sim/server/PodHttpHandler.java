@@ -46,8 +46,12 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
       case "/admin/faults" -> AdminHandler.faults(ctx, pod, post ? body : null, keepAlive);
       case "/health" ->
           HttpReplies.send(ctx, pod, keepAlive, HttpResponseStatus.OK, "text/plain", "");
-      case "/metrics" -> MetricsHandler.handle(ctx, pod, keepAlive);
-      default ->
+      case "/sleep", "/wake_up", "/is_sleeping" ->
+          SleepHandler.handle(ctx, pod, req.method(), path, req.uri(), keepAlive);
+      default -> {
+        if (MetricsHandler.serves(pod, path)) {
+          MetricsHandler.handle(ctx, pod, path, keepAlive);
+        } else {
           HttpReplies.error(
               ctx,
               pod,
@@ -55,6 +59,8 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
               HttpResponseStatus.NOT_FOUND,
               "NotFoundError",
               "no route for " + req.method() + " " + path);
+        }
+      }
     }
   }
 

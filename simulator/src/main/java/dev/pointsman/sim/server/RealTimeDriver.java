@@ -26,7 +26,8 @@ final class RealTimeDriver implements EngineListener {
   private final long originNanos;
   private final List<Engine> engines = new ArrayList<>();
   private final List<Map<Long, RequestSink>> sinks = new ArrayList<>();
-  private final List<TtftHistogram> ttft = new ArrayList<>();
+  private final List<LatencyHistogram> ttft = new ArrayList<>();
+  private final List<LatencyHistogram> e2e = new ArrayList<>();
   private ScheduledFuture<?> wake;
   private double wakeAtMs = Double.POSITIVE_INFINITY;
 
@@ -41,7 +42,8 @@ final class RealTimeDriver implements EngineListener {
     return call(() -> {
           engines.add(factory.apply(engines.size()));
           sinks.add(new HashMap<>());
-          ttft.add(new TtftHistogram());
+          ttft.add(new LatencyHistogram(LatencyHistogram.TTFT_BOUNDS));
+          e2e.add(new LatencyHistogram(LatencyHistogram.E2E_BOUNDS));
           return engines.size() - 1;
         })
         .join();
@@ -109,8 +111,13 @@ final class RealTimeDriver implements EngineListener {
   }
 
   /** The TTFT histogram of a pod; only for use inside {@link #call}. */
-  TtftHistogram ttft(int pod) {
+  LatencyHistogram ttft(int pod) {
     return ttft.get(pod);
+  }
+
+  /** The end-to-end latency histogram of a pod; only for use inside {@link #call}. */
+  LatencyHistogram e2e(int pod) {
+    return e2e.get(pod);
   }
 
   @Override
@@ -128,6 +135,7 @@ final class RealTimeDriver implements EngineListener {
 
   @Override
   public void onFinish(RequestResult result) {
+    e2e.get(result.pod()).observe((result.finishMs() - result.request().arrivalMs()) / 1000.0);
     RequestSink sink = sinks.get(result.pod()).remove(result.request().id());
     if (sink != null) {
       sink.onFinish(result);

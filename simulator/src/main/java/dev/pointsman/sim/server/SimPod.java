@@ -6,12 +6,14 @@ import java.time.InstantSource;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The shared state of one simulated pod: configuration, its engine index in the driver, served
- * adapters and faults. Thread-safe: adapters and faults are concurrent, sampling is synchronized.
+ * adapters, faults and sleep state. Thread-safe: adapters, faults and sleep state are concurrent,
+ * sampling is synchronized.
  */
 final class SimPod {
   final PodConfig config;
@@ -23,6 +25,8 @@ final class SimPod {
   private final Map<String, String> adapters = new ConcurrentSkipListMap<>();
   private final AtomicReference<FaultConfig> faults;
   private final AtomicLong ids = new AtomicLong();
+  private final AtomicInteger sleepLevel = new AtomicInteger();
+  private final AtomicLong reportedSteps = new AtomicLong();
   private final SplittableRandom random;
   private final ShareGptLengths lengths;
 
@@ -64,6 +68,20 @@ final class SimPod {
 
   void setFaults(FaultConfig f) {
     faults.set(f);
+  }
+
+  /** 0 when awake, else the vLLM sleep level (1: weights offloaded, 2: all discarded). */
+  int sleepLevel() {
+    return sleepLevel.get();
+  }
+
+  void setSleepLevel(int level) {
+    sleepLevel.set(level);
+  }
+
+  /** Records that statistics up to engine step {@code steps} were reported; true if it advanced. */
+  boolean reportSteps(long steps) {
+    return reportedSteps.getAndSet(steps) < steps;
   }
 
   long nextId() {

@@ -15,15 +15,18 @@ import picocli.CommandLine.Option;
 @Command(
     name = "simulate",
     mixinStandardHelpOptions = true,
-    header = "Runs simulated vLLM or SGLang model servers in real time.",
+    header = "Runs simulated vLLM, SGLang or TensorRT-LLM model servers in real time.",
     description = {
-      "Runs simulated vLLM or SGLang model servers in real time, one HTTP port per pod, on"
-          + " 127.0.0.1 unless a pod's host says otherwise. Each pod serves the OpenAI API"
-          + " (/v1/chat/completions, /v1/completions, /v1/responses, /v1/embeddings, /v1/models)"
-          + " and the engine's Prometheus /metrics, and prints its URL at start.",
+      "Runs simulated vLLM, SGLang or TensorRT-LLM model servers in real time, one HTTP port"
+          + " per pod, on 127.0.0.1 unless a pod's host says otherwise. Each pod serves the OpenAI"
+          + " API (/v1/chat/completions, /v1/completions, /v1/responses, /v1/embeddings,"
+          + " /v1/models) and the metrics its engine serves, with the engine's names and labels"
+          + " (trtllm-serve: JSON at /metrics, Prometheus text at /prometheus/metrics), and prints"
+          + " its URL at start.",
       "",
       "Fleet file keys: seed, gpuProfiles, and pods[] with name, gpu, model, host, port,"
-          + " maxLoras, maxCpuLoras, adapters, engine, faults (see examples/fleet.yaml and"
+          + " maxLoras, maxCpuLoras, adapters, engine (vllm, sglang, trtllm, triton-trtllm),"
+          + " engineOptions, faults (see examples/fleet.yaml, docs/simulator.md for the engines and"
           + " docs/benchmarks.md for the GPU profiles)."
     },
     footerHeading = "%nExample:%n",

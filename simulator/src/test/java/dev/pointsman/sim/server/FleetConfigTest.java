@@ -34,6 +34,47 @@ class FleetConfigTest {
   }
 
   @Test
+  void loadsEngineOptions() throws Exception {
+    FleetConfig c =
+        FleetConfig.load(
+            write(
+                """
+        pods:
+          - {name: a, gpu: H100-80, engineOptions: {dataParallel: 2}}
+          - name: b
+            gpu: H100-80
+            engine: sglang
+            engineOptions: {tensorParallel: 2, allSchedulerMetrics: true, priorities: [0, 10]}
+          - {name: c, gpu: H100-80, engine: trtllm, engineOptions: {release: "1.1"}}
+          - {name: d, gpu: L4, engine: triton-trtllm}
+        """));
+
+    assertThat(c.pods().get(0).engineOptions().dataParallel()).isEqualTo(2);
+    assertThat(c.pods().get(1).engineOptions().reportingRanks()).isEqualTo(2);
+    assertThat(c.pods().get(1).engineOptions().priorities()).containsExactly(0, 10);
+    assertThat(c.pods().get(2).engineOptions().release()).isEqualTo("1.1");
+    assertThat(c.pods().get(3).engineOptions()).isEqualTo(EngineOptions.NONE);
+  }
+
+  @Test
+  void anEngineOptionOfAnotherEngineNamesTheOwner() throws Exception {
+    Path f = write("pods:\n  - {name: a, gpu: L4, engineOptions: {priorities: [1]}}\n");
+
+    assertThatThrownBy(() -> FleetConfig.load(f))
+        .hasMessageEndingWith(
+            "engineOptions.priorities: set for engine vllm (expected engine sglang)");
+  }
+
+  @Test
+  void unknownEngineListsTheImitatedOnes() throws Exception {
+    Path f = write("pods:\n  - {name: a, gpu: L4, engine: tgi}\n");
+
+    assertThatThrownBy(() -> FleetConfig.load(f))
+        .hasMessageEndingWith(
+            "engine: tgi (expected one of [vllm, sglang, trtllm, triton-trtllm])");
+  }
+
+  @Test
   void unknownGpuNamesThePodAndTheKnownProfiles() throws Exception {
     Path f = write("pods:\n  - {name: a, gpu: H100-80}\n  - {name: b, gpu: B200}\n");
 

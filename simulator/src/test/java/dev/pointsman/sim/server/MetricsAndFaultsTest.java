@@ -46,41 +46,108 @@ class MetricsAndFaultsTest {
     String text = res.body();
 
     assertThat(res.headers().firstValue("content-type").orElse("")).startsWith("text/plain");
-    String l = "model_name=\"" + MODEL + "\",engine=\"0\"";
+    String l = "engine=\"0\",model_name=\"" + MODEL + "\"";
     assertThat(text)
         .contains(
             "# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting{" + l + "} 0.0\n",
             "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{" + l + "} 0.0\n",
+            "vllm:engine_sleep_state{" + l + ",sleep_state=\"awake\"} 1.0\n",
+            "vllm:engine_sleep_state{" + l + ",sleep_state=\"weights_offloaded\"} 0.0\n",
             "# TYPE vllm:kv_cache_usage_perc gauge\nvllm:kv_cache_usage_perc{" + l + "} 0.0\n",
             "# TYPE vllm:cache_config_info gauge\n",
             "block_size=\"16\"",
+            ",engine=\"0\",",
             "num_gpu_blocks=\"28000\"",
             "# TYPE vllm:lora_requests_info gauge\nvllm:lora_requests_info{"
+                + "max_lora=\"4\",running_lora_adapters=\"\",waiting_lora_adapters=\"\"} ",
+            "# TYPE vllm:prefix_cache_queries_total counter\nvllm:prefix_cache_queries_total{"
                 + l
-                + ",max_lora=\"4\",running_lora_adapters=\"\",waiting_lora_adapters=\"\"} ",
-            "# TYPE vllm:prefix_cache_queries counter\nvllm:prefix_cache_queries_total{" + l + "} ",
-            "# TYPE vllm:prefix_cache_hits counter\nvllm:prefix_cache_hits_total{" + l + "} 0.0\n",
-            "# TYPE vllm:num_preemptions counter\nvllm:num_preemptions_total{" + l + "} 0.0\n",
-            "# TYPE vllm:prompt_tokens counter\nvllm:prompt_tokens_total{" + l + "} ",
-            "# TYPE vllm:generation_tokens counter\nvllm:generation_tokens_total{" + l + "} 2.0\n",
+                + "} ",
+            "# TYPE vllm:prefix_cache_queries_created gauge\n",
+            "# TYPE vllm:prefix_cache_hits_total counter\nvllm:prefix_cache_hits_total{"
+                + l
+                + "} 0.0\n",
+            "# TYPE vllm:num_preemptions_total counter\nvllm:num_preemptions_total{"
+                + l
+                + "} 0.0\n",
+            "# TYPE vllm:prompt_tokens_total counter\nvllm:prompt_tokens_total{" + l + "} ",
+            "# TYPE vllm:generation_tokens_total counter\nvllm:generation_tokens_total{"
+                + l
+                + "} 2.0\n",
             "# TYPE vllm:time_to_first_token_seconds histogram\n",
-            "vllm:time_to_first_token_seconds_bucket{" + l + ",le=\"+Inf\"} 1.0\n",
+            "vllm:time_to_first_token_seconds_bucket{engine=\"0\",le=\"+Inf\",model_name=\""
+                + MODEL
+                + "\"} 1.0\n",
             "vllm:time_to_first_token_seconds_count{" + l + "} 1.0\n",
-            "vllm:time_to_first_token_seconds_sum{" + l + "} ");
-    assertThat(text.lines().filter(x -> x.startsWith("# HELP")).count()).isEqualTo(11);
+            "vllm:time_to_first_token_seconds_sum{" + l + "} ")
+        .doesNotContain("cache_config_info{model_name", "lora_requests_info{engine");
+    assertThat(text.lines().filter(x -> x.startsWith("# HELP")).count()).isEqualTo(18);
   }
 
   @Test
   void sglangFlavorUsesSglangNames() throws Exception {
     String text = sglang.get("/metrics").body();
 
+    String l = "engine_type=\"unified\",model_name=\"" + MODEL + "\",pp_rank=\"0\",tp_rank=\"0\"";
     assertThat(text)
         .contains(
             "# TYPE sglang:num_queue_reqs gauge\n",
-            "sglang:num_running_reqs{model_name=\"" + MODEL + "\"} 0.0\n",
-            "sglang:token_usage{",
-            "sglang:cache_hit_rate{")
-        .doesNotContain("vllm:");
+            "sglang:num_running_reqs{" + l + "} 0.0\n",
+            "sglang:token_usage{" + l + "} 0.0\n",
+            "sglang:cache_hit_rate{" + l + "} ",
+            "sglang:page_size{" + l + "} 1.0\n",
+            "sglang:max_total_num_tokens{" + l + "} ",
+            "sglang:prompt_tokens_total{model_name=\"" + MODEL + "\"} 0.0\n")
+        .doesNotContain("vllm:", "cache_config_info", "priority=");
+  }
+
+  @Test
+  void aSleepingVllmPodRefusesGenerationWith503UntilWokenAndSaysSoInItsMetrics() throws Exception {
+    assertThat(vllm.post("/sleep?level=1", "").statusCode()).isEqualTo(200);
+
+    HttpResponse<String> refused =
+        vllm.post("/v1/chat/completions", OpenAiApiTest.chat(MODEL, "hi", 2, false));
+    String metrics = vllm.get("/metrics").body();
+
+    assertThat(refused.statusCode()).isEqualTo(503);
+    assertThat(Http.json(refused.body()).at("/error/code").asInt()).isEqualTo(503);
+    assertThat(
+            vllm.post("/v1/embeddings", "{\"model\": \"" + MODEL + "\", \"input\": \"x\"}")
+                .statusCode())
+        .isEqualTo(503);
+    assertThat(Http.json(vllm.get("/is_sleeping").body()).path("is_sleeping").asBoolean()).isTrue();
+    assertThat(metrics)
+        .contains(
+            "vllm:engine_sleep_state{engine=\"0\",model_name=\""
+                + MODEL
+                + "\",sleep_state=\"awake\"} 0.0\n",
+            "vllm:engine_sleep_state{engine=\"0\",model_name=\""
+                + MODEL
+                + "\",sleep_state=\"weights_offloaded\"} 1.0\n");
+    assertThat(vllm.get("/v1/models").statusCode()).isEqualTo(200);
+
+    assertThat(vllm.post("/wake_up", "").statusCode()).isEqualTo(200);
+    assertThat(
+            vllm.post("/v1/chat/completions", OpenAiApiTest.chat(MODEL, "hi", 2, false))
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(Http.json(vllm.get("/is_sleeping").body()).path("is_sleeping").asBoolean())
+        .isFalse();
+  }
+
+  @Test
+  void sleepEndpointsCheckTheLevelTheMethodAndTheEngine() throws Exception {
+    assertThat(vllm.post("/sleep?level=3", "").statusCode()).isEqualTo(400);
+    assertThat(vllm.get("/sleep").statusCode()).isEqualTo(405);
+    assertThat(sglang.post("/sleep", "").statusCode()).isEqualTo(404);
+    assertThat(Http.json(vllm.get("/is_sleeping").body()).path("is_sleeping").asBoolean())
+        .isFalse();
+  }
+
+  @Test
+  void onlyTrtllmServesPrometheusMetricsAtItsOwnPath() throws Exception {
+    assertThat(vllm.get("/prometheus/metrics").statusCode()).isEqualTo(404);
+    assertThat(sglang.get("/prometheus/metrics").statusCode()).isEqualTo(404);
   }
 
   @Test

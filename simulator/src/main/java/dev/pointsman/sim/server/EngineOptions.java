@@ -1,0 +1,79 @@
+package dev.pointsman.sim.server;
+
+import java.util.List;
+
+/**
+ * How a simulated pod's engine is deployed, as far as its metrics show it. Each option applies to
+ * one engine flavor; {@link PodConfig} rejects an option set for another flavor.
+ *
+ * @param dataParallel vLLM: engines in the pod ({@code --data-parallel-size}), reported as {@code
+ *     engine="0"}, {@code "1"}, ...; default 1
+ * @param tensorParallel SGLang: tensor-parallel ranks ({@code --tp-size}); default 1
+ * @param allSchedulerMetrics SGLang: every rank reports its series with its own {@code tp_rank}
+ *     ({@code --enable-metrics-for-all-schedulers}); default false (rank 0 only)
+ * @param priorities SGLang: priority values in use ({@code --enable-priority-scheduling}); when
+ *     set, every series carries {@code priority=""} and the request counts add one series per
+ *     priority
+ * @param release TensorRT-LLM ({@code trtllm}): {@code current} (default, the {@code
+ *     trtllm_}-prefixed names of the newest collector) or {@code 1.1} (the unprefixed latency
+ *     histograms only)
+ */
+public record EngineOptions(
+    Integer dataParallel,
+    Integer tensorParallel,
+    Boolean allSchedulerMetrics,
+    List<Integer> priorities,
+    String release) {
+
+  /** A single engine, no priority scheduling, the current release. */
+  public static final EngineOptions NONE = new EngineOptions(null, null, null, null, null);
+
+  /** Applies defaults and validates the values. */
+  public EngineOptions {
+    dataParallel = dataParallel == null ? 1 : dataParallel;
+    tensorParallel = tensorParallel == null ? 1 : tensorParallel;
+    allSchedulerMetrics = allSchedulerMetrics != null && allSchedulerMetrics;
+    priorities = priorities == null ? List.of() : List.copyOf(priorities);
+    release = release == null ? "current" : release;
+    if (dataParallel < 1 || dataParallel > 64) {
+      throw new IllegalArgumentException("dataParallel: " + dataParallel + " (expected 1..64)");
+    }
+    if (tensorParallel < 1 || tensorParallel > 64) {
+      throw new IllegalArgumentException("tensorParallel: " + tensorParallel + " (expected 1..64)");
+    }
+    if (priorities.size() != priorities.stream().distinct().count()) {
+      throw new IllegalArgumentException("priorities: " + priorities + " (expected unique values)");
+    }
+    if (!release.equals("current") && !release.equals("1.1")) {
+      throw new IllegalArgumentException(
+          "release: " + release + " (expected one of [current, 1.1])");
+    }
+  }
+
+  /** Fails when an option is set that {@code engine} does not have. */
+  void checkFor(String engine) {
+    only(dataParallel != 1, "dataParallel", "vllm", engine);
+    only(tensorParallel != 1, "tensorParallel", "sglang", engine);
+    only(allSchedulerMetrics, "allSchedulerMetrics", "sglang", engine);
+    only(!priorities.isEmpty(), "priorities", "sglang", engine);
+    only(!release.equals("current"), "release", "trtllm", engine);
+  }
+
+  private static void only(boolean set, String option, String owner, String engine) {
+    if (set && !owner.equals(engine)) {
+      throw new IllegalArgumentException(
+          "engineOptions."
+              + option
+              + ": set for engine "
+              + engine
+              + " (expected engine "
+              + owner
+              + ")");
+    }
+  }
+
+  /** The {@code tp_rank} values that report metrics. */
+  int reportingRanks() {
+    return allSchedulerMetrics ? tensorParallel : 1;
+  }
+}
