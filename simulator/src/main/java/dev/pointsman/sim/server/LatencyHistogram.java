@@ -29,6 +29,11 @@ final class LatencyHistogram {
     this.counts = new long[bounds.length];
   }
 
+  /** A histogram with the same bounds and no observations. */
+  LatencyHistogram emptyCopy() {
+    return new LatencyHistogram(bounds);
+  }
+
   void observe(double seconds) {
     for (int i = 0; i < bounds.length; i++) {
       if (seconds <= bounds[i]) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pointsman.sim.engine.EngineCounters;
 import dev.pointsman.sim.engine.PodSnapshot;
+import java.time.Instant;
 
 /**
  * TensorRT-LLM's {@code trtllm-serve}: iteration statistics as JSON at {@code /metrics}, Prometheus
@@ -110,9 +111,7 @@ final class TrtllmMetrics {
         .put("numActiveRequests", s.running())
         .put("numCompletedRequests", 0)
         .put("numQueuedRequests", s.waiting())
-        .put(
-            "timestamp",
-            java.time.Instant.ofEpochMilli((long) (v.nowEpochSec() * 1000)).toString());
+        .put("timestamp", Instant.ofEpochMilli((long) (v.nowEpochSec() * 1000)).toString());
     return list.toString();
   }
 

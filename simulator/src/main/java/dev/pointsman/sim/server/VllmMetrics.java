@@ -113,18 +113,10 @@ final class VllmMetrics {
   private static void histograms(
       PrometheusText t, PodView v, String name, String help, LatencyHistogram h) {
     t.family(name, "histogram", help);
-    LatencyHistogram empty = new LatencyHistogram(boundsOf(h));
+    LatencyHistogram empty = h.emptyCopy();
     for (int e = 0; e < v.options().dataParallel(); e++) {
       t.buckets(name, e == 0 ? h : empty, labels(v, e));
     }
-  }
-
-  private static double[] boundsOf(LatencyHistogram h) {
-    double[] b = new double[h.buckets()];
-    for (int i = 0; i < b.length; i++) {
-      b[i] = h.bound(i);
-    }
-    return b;
   }
 
   private static void sleepState(PrometheusText t, PodView v) {
