@@ -22,7 +22,8 @@ public record ScrapeReport(Set<Signal> missing, String notServing, String listin
   public ScrapeReport {
     missing = Set.copyOf(missing);
     if (listing == null || listing.isBlank()) {
-      throw new IllegalArgumentException("listing: '" + listing + "' (expected ok, no_lineage…)");
+      throw new IllegalArgumentException(
+          "listing: '" + listing + "' (expected ok, no_lineage or unknown)");
     }
   }
 }

@@ -33,7 +33,7 @@ public enum Signal {
     return name().toLowerCase(java.util.Locale.ROOT);
   }
 
-  String metricName() {
+  String description() {
     return description;
   }
 

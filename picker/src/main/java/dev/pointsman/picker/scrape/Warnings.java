@@ -37,7 +37,7 @@ final class Warnings {
             "endpoint {} ({}): its metrics lack {}; {}",
             target.address(),
             target.engine().configName(),
-            s.metricName(),
+            s.description(),
             s.fallback());
       }
     }

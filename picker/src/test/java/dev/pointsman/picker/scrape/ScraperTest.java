@@ -4,7 +4,12 @@ import static dev.pointsman.picker.scrape.Recorder.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pointsman.picker.datastore.Datastore;
+import dev.pointsman.picker.datastore.DatastoreConfig;
+import dev.pointsman.picker.datastore.PoolDefinition;
 import dev.pointsman.picker.scheduling.AdapterListing;
+import dev.pointsman.picker.scheduling.Endpoint;
+import dev.pointsman.picker.scheduling.InFlightTracker;
 import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -504,5 +509,30 @@ class ScraperTest {
     AdapterListing vllm = recorder.last().metrics().listedAdapters();
     assertThat(sglang.adapters()).containsExactly("sql_expert");
     assertThat(vllm.adapters()).containsExactlyInAnyOrder("lora-1", "lora-2");
+  }
+
+  @Test
+  void eachScrapeReportsWhatItLackedAndWhatItsListingWasWorth() throws Exception {
+    Datastore store = new Datastore(DatastoreConfig.DEFAULT, new InFlightTracker(), clock::get);
+    store.setPools(
+        List.of(
+            new PoolDefinition(
+                "sg", Engine.SGLANG, List.of(new Endpoint(server.address(), "sg")))));
+    server
+        .serving(Resources.capture("sglang-0.4-docs-production-metrics.prom"))
+        .listing(200, MetricsServer.modelList());
+    scraper = new Scraper(config(250, 5000), client, manual, clock::get, store, recorder);
+    scraper.setTargets(List.of(new ScrapeTarget(server.address(), Engine.SGLANG)));
+
+    scraper.listNow(server.address()).get(10, TimeUnit.SECONDS);
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS);
+
+    ScrapeReport report = store.report(server.address());
+    assertThat(report.missing()).containsExactly(Signal.KV_CAPACITY);
+    assertThat(report.listing()).isEqualTo("no_lineage");
+    assertThat(report.notServing()).isNull();
+    assertThat(store.snapshot("sg").endpoints().getFirst().available()).isTrue();
+    assertThat(store.snapshot("sg").endpoints().getFirst().metrics().runningRequests())
+        .isEqualTo(162);
   }
 }
