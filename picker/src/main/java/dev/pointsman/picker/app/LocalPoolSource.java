@@ -6,6 +6,7 @@ import dev.pointsman.picker.config.PoolConfig;
 import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.datastore.PoolDefinition;
 import dev.pointsman.picker.routing.PolicyRegistry;
+import dev.pointsman.picker.scheduling.AppProtocol;
 import dev.pointsman.picker.scheduling.Plugins;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +41,9 @@ final class LocalPoolSource implements PoolSource {
       if (boundPool != null && !p.name().equals(boundPool)) {
         continue;
       }
-      defs.add(new PoolDefinition(p.name(), p.engineType(), p.toEndpoints()));
+      defs.add(
+          new PoolDefinition(
+              p.name(), p.engineType(), p.toEndpoints(), AppProtocol.HTTP, p.metrics()));
       policies.set(p.name(), Plugins.build(p.policy()));
     }
     datastore.setPools(defs);

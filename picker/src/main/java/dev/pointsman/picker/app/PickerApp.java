@@ -18,6 +18,8 @@ import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import dev.pointsman.picker.scrape.ScrapeTarget;
 import dev.pointsman.picker.scrape.Scraper;
 import dev.pointsman.picker.telemetry.DecisionLog;
+import dev.pointsman.picker.telemetry.EndpointDebug;
+import dev.pointsman.picker.telemetry.EndpointGauges;
 import dev.pointsman.picker.telemetry.PickerMetrics;
 import dev.pointsman.picker.telemetry.PoolGauges;
 import dev.pointsman.picker.telemetry.ScrapeMetrics;
@@ -91,7 +93,9 @@ public final class PickerApp implements AutoCloseable {
             System::nanoTime,
             datastore,
             new ScrapeMetrics(metrics.registry()));
-    this.decisions = new DecisionLog(config.decisionLog(), InstantSource.system());
+    this.decisions =
+        new DecisionLog(
+            config.decisionLog(), InstantSource.system(), a -> datastore.report(a).missing());
     resolver.set(ModelResolver.of(new ModelsConfig(List.of(), null)));
     Scheduler scheduler =
         new Scheduler(prefixIndex, inFlight, PrefixHasher.DEFAULT, System::nanoTime, latencyModel);
@@ -147,9 +151,12 @@ public final class PickerApp implements AutoCloseable {
         .register(metrics.registry());
     this.admin =
         new AdminServer(config.admin().toServerConfig(), metrics.registry(), this::ready)
-            .register("/debug/decisions", decisions::recent);
+            .register("/debug/decisions", decisions::recent)
+            .register("/debug/endpoints", new EndpointDebug(datastore)::endpoints);
     PoolGauges gauges = new PoolGauges(metrics.registry(), datastore, inFlight);
     datastore.addMembershipListener(m -> datastore.pools().forEach(gauges::register));
+    EndpointGauges endpointGauges = new EndpointGauges(metrics.registry(), datastore);
+    datastore.addMembershipListener(m -> endpointGauges.update());
     source.bindMetrics(metrics.registry());
     source.start(datastore, policies, resolver);
   }

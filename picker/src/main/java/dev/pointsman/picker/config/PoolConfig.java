@@ -6,6 +6,7 @@ import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scheduling.Plugins;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.picker.scrape.Engine;
+import dev.pointsman.picker.scrape.MetricsLocation;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -17,18 +18,24 @@ import java.util.Set;
  * One pool of model-server endpoints.
  *
  * @param name pool name
- * @param engine the model server ({@code vllm}, {@code sglang}, {@code trtllm}): which metric names
- *     to read
+ * @param engine the model server ({@code vllm}, {@code sglang}, {@code trtllm}, {@code
+ *     triton-tensorrt-llm}): which metric names to read, and where by default
  * @param models base models this pool serves (used when the file has no top-level models)
  * @param endpoints the endpoints
  * @param policy the scheduling policy (null: Pointsman's default)
+ * @param metricsPath the endpoints' metrics path (null: {@code scrape.path}, else the engine's:
+ *     {@code /metrics}, trtllm-serve's {@code /prometheus/metrics})
+ * @param metricsPort the endpoints' metrics port (null: the engine's — Triton's 8002 — else each
+ *     endpoint's own port)
  */
 public record PoolConfig(
     String name,
     String engine,
     List<String> models,
     List<EndpointConfig> endpoints,
-    PolicyConfig policy) {
+    PolicyConfig policy,
+    String metricsPath,
+    Integer metricsPort) {
 
   public PoolConfig {
     if (name == null || name.isBlank()) {
@@ -46,6 +53,10 @@ public record PoolConfig(
       }
     }
     policy = policy == null ? PolicyConfig.defaults() : policy;
+    if (metricsPort != null && (metricsPort < 1 || metricsPort > 65535)) {
+      throw new IllegalArgumentException("metricsPort: " + metricsPort + " (expected 1..65535)");
+    }
+    MetricsLocation.of(metricsPath, metricsPort);
     try {
       Plugins.build(policy);
     } catch (IllegalArgumentException e) {
@@ -55,7 +66,12 @@ public record PoolConfig(
 
   /** A copy with other endpoints. */
   public PoolConfig withEndpoints(List<EndpointConfig> newEndpoints) {
-    return new PoolConfig(name, engine, models, newEndpoints, policy);
+    return new PoolConfig(name, engine, models, newEndpoints, policy, metricsPath, metricsPort);
+  }
+
+  /** Where the endpoints serve their metrics, when not at the engine's default. */
+  public MetricsLocation metrics() {
+    return MetricsLocation.of(metricsPath, metricsPort);
   }
 
   public Engine engineType() {

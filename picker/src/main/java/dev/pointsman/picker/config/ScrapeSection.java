@@ -10,7 +10,7 @@ import java.time.Duration;
  * @param intervalMillis time between two scrapes of one endpoint
  * @param timeoutMillis per-scrape timeout
  * @param maxConcurrent scrapes in flight at once
- * @param path the metrics path
+ * @param path the metrics path of every pool that sets none; null (the default): each engine's own
  * @param failureThreshold consecutive failures that make an endpoint unavailable
  * @param staleAfterMillis metrics older than this are reported stale
  * @param unavailableAfterMillis an endpoint without a good scrape for this long is unavailable

@@ -4,6 +4,7 @@ import dev.pointsman.picker.scheduling.EndpointMetrics;
 import dev.pointsman.picker.scheduling.InFlightTracker;
 import dev.pointsman.picker.scheduling.PoolSnapshot;
 import dev.pointsman.picker.scrape.ScrapeListener;
+import dev.pointsman.picker.scrape.ScrapeReport;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -83,9 +84,15 @@ public final class Datastore implements ScrapeListener {
 
   @Override
   public void onSuccess(String address, EndpointMetrics metrics) {
+    onSuccess(address, metrics, ScrapeReport.NONE);
+  }
+
+  @Override
+  public void onSuccess(String address, EndpointMetrics metrics, ScrapeReport report) {
     Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(report, "report");
     long now = nanoTime.getAsLong();
-    if (health.computeIfPresent(address, (a, h) -> h.success(metrics, now)) != null) {
+    if (health.computeIfPresent(address, (a, h) -> h.success(metrics, now, report)) != null) {
       bump(address);
       tracker.onScrape(address);
     }
@@ -111,6 +118,14 @@ public final class Datastore implements ScrapeListener {
   public PoolSnapshot snapshot(String pool) {
     PoolView view = view(pool);
     return view == null ? PoolSnapshot.empty(pool) : view.snapshot();
+  }
+
+  /**
+   * What the endpoint's last good scrape said besides its metrics (missing signals, not serving,
+   * listing lineage); {@link ScrapeReport#NONE} before one or for an unknown address.
+   */
+  public ScrapeReport report(String address) {
+    return health.getOrDefault(address, Health.NEW).report();
   }
 
   /** Pool names, sorted. */

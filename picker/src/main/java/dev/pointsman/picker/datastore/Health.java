@@ -1,6 +1,7 @@
 package dev.pointsman.picker.datastore;
 
 import dev.pointsman.picker.scheduling.EndpointMetrics;
+import dev.pointsman.picker.scrape.ScrapeReport;
 
 /**
  * Immutable scrape history of one endpoint.
@@ -10,28 +11,33 @@ import dev.pointsman.picker.scheduling.EndpointMetrics;
  * @param lastSuccessNanos when the last success was applied (datastore clock)
  * @param consecutiveFailures failures since the last success
  * @param attempted whether any scrape result (success or failure) arrived
+ * @param report what the last good scrape said besides its metrics; an endpoint that does not serve
+ *     ({@link ScrapeReport#notServing()}) is unavailable at once
  */
 record Health(
     EndpointMetrics metrics,
     boolean succeeded,
     long lastSuccessNanos,
     int consecutiveFailures,
-    boolean attempted) {
+    boolean attempted,
+    ScrapeReport report) {
 
-  static final Health NEW = new Health(EndpointMetrics.UNKNOWN, false, 0, 0, false);
+  static final Health NEW =
+      new Health(EndpointMetrics.UNKNOWN, false, 0, 0, false, ScrapeReport.NONE);
 
-  Health success(EndpointMetrics newMetrics, long now) {
-    return new Health(newMetrics, true, now, 0, true);
+  Health success(EndpointMetrics newMetrics, long now, ScrapeReport newReport) {
+    return new Health(newMetrics, true, now, 0, true, newReport);
   }
 
   Health failure() {
     int failures =
         consecutiveFailures == Integer.MAX_VALUE ? consecutiveFailures : consecutiveFailures + 1;
-    return new Health(metrics, succeeded, lastSuccessNanos, failures, true);
+    return new Health(metrics, succeeded, lastSuccessNanos, failures, true, report);
   }
 
   boolean available(long now, Thresholds t) {
     return succeeded
+        && report.notServing() == null
         && consecutiveFailures < t.failureThreshold()
         && now - lastSuccessNanos <= t.unavailableAfterNanos();
   }

@@ -3,6 +3,7 @@ package dev.pointsman.picker.datastore;
 import dev.pointsman.picker.scheduling.AppProtocol;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scrape.Engine;
+import dev.pointsman.picker.scrape.MetricsLocation;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -16,13 +17,19 @@ import java.util.Set;
  * @param endpoints the endpoints, each naming this pool, each address once; order is kept in
  *     snapshots
  * @param appProtocol what the endpoints speak (HTTP/1.1 or h2c), carried into every snapshot
+ * @param metrics where the endpoints serve their metrics, when not at the engine's default
  */
 public record PoolDefinition(
-    String name, Engine engine, List<Endpoint> endpoints, AppProtocol appProtocol) {
+    String name,
+    Engine engine,
+    List<Endpoint> endpoints,
+    AppProtocol appProtocol,
+    MetricsLocation metrics) {
   public PoolDefinition {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(engine, "engine");
     Objects.requireNonNull(appProtocol, "appProtocol");
+    Objects.requireNonNull(metrics, "metrics");
     if (name.isBlank()) {
       throw new IllegalArgumentException("pool name: '" + name + "' (expected non-blank)");
     }
@@ -46,6 +53,12 @@ public record PoolDefinition(
             "pool '" + name + "': endpoint " + e.address() + " listed twice (expected once)");
       }
     }
+  }
+
+  /** A pool serving metrics where its engine does by default. */
+  public PoolDefinition(
+      String name, Engine engine, List<Endpoint> endpoints, AppProtocol appProtocol) {
+    this(name, engine, endpoints, appProtocol, MetricsLocation.DEFAULT);
   }
 
   /** A pool speaking HTTP/1.1. */

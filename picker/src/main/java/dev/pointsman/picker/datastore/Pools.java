@@ -1,7 +1,6 @@
 package dev.pointsman.picker.datastore;
 
 import dev.pointsman.picker.scheduling.Endpoint;
-import dev.pointsman.picker.scrape.Engine;
 import dev.pointsman.picker.scrape.ScrapeTarget;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -30,19 +29,11 @@ record Pools(Map<String, PoolEntry> byName, Map<String, List<PoolEntry>> byAddre
       byName.put(def.name(), entry);
       for (Endpoint e : def.endpoints()) {
         PoolEntry other = firstPool.putIfAbsent(e.address(), entry);
-        if (other != null && other.definition.engine() != def.engine()) {
-          throw new IllegalArgumentException(
-              "endpoint "
-                  + e.address()
-                  + ": engine "
-                  + def.engine().configName()
-                  + " in pool '"
-                  + def.name()
-                  + "' but "
-                  + other.definition.engine().configName()
-                  + " in pool '"
-                  + other.definition.name()
-                  + "' (expected one engine per address)");
+        if (other != null) {
+          PoolDefinition o = other.definition;
+          requireSame(
+              e.address(), "engine", def, def.engine().configName(), o, o.engine().configName());
+          requireSame(e.address(), "metrics location", def, def.metrics(), o, o.metrics());
         }
         byAddress.computeIfAbsent(e.address(), a -> new ArrayList<>(1)).add(entry);
       }
@@ -51,11 +42,38 @@ record Pools(Map<String, PoolEntry> byName, Map<String, List<PoolEntry>> byAddre
     return new Pools(Map.copyOf(byName), Map.copyOf(byAddress));
   }
 
+  private static void requireSame(
+      String address,
+      String what,
+      PoolDefinition def,
+      Object value,
+      PoolDefinition other,
+      Object otherValue) {
+    if (!value.equals(otherValue)) {
+      throw new IllegalArgumentException(
+          "endpoint "
+              + address
+              + ": "
+              + what
+              + " "
+              + value
+              + " in pool '"
+              + def.name()
+              + "' but "
+              + otherValue
+              + " in pool '"
+              + other.name()
+              + "' (expected one "
+              + what
+              + " per address)");
+    }
+  }
+
   Membership membership() {
     List<ScrapeTarget> targets = new ArrayList<>(byAddress.size());
     for (Map.Entry<String, List<PoolEntry>> e : byAddress.entrySet()) {
-      Engine engine = e.getValue().getFirst().definition.engine();
-      targets.add(new ScrapeTarget(e.getKey(), engine));
+      PoolDefinition first = e.getValue().getFirst().definition;
+      targets.add(new ScrapeTarget(e.getKey(), first.engine(), first.metrics()));
     }
     return new Membership(targets, byAddress.keySet());
   }

@@ -7,6 +7,7 @@ import dev.pointsman.picker.k8s.api.Port;
 import dev.pointsman.picker.scheduling.AppProtocol;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scrape.Engine;
+import dev.pointsman.picker.scrape.MetricsLocation;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -63,6 +64,41 @@ final class PoolMembership {
     }
   }
 
+  /**
+   * Where the pool's endpoints serve metrics: the {@code pointsman.dev/metrics-path} and {@code
+   * pointsman.dev/metrics-port} annotations, each defaulting to the engine's.
+   */
+  static MetricsLocation metrics(InferencePool pool) {
+    Map<String, String> annotations = pool.getMetadata().getAnnotations();
+    String path = annotation(annotations, InferencePool.METRICS_PATH_ANNOTATION);
+    String port = annotation(annotations, InferencePool.METRICS_PORT_ANNOTATION);
+    try {
+      MetricsLocation.of(path, null);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "metadata.annotations['"
+              + InferencePool.METRICS_PATH_ANNOTATION
+              + "']: "
+              + e.getMessage(),
+          e);
+    }
+    int number = port != null && port.matches("\\d{1,5}") ? Integer.parseInt(port) : -1;
+    if (port != null && (number < 1 || number > 65535)) {
+      throw new IllegalArgumentException(
+          "metadata.annotations['"
+              + InferencePool.METRICS_PORT_ANNOTATION
+              + "']: '"
+              + port
+              + "' (expected a port number 1..65535)");
+    }
+    return MetricsLocation.of(path, port == null ? null : number);
+  }
+
+  private static String annotation(Map<String, String> annotations, String key) {
+    String v = annotations == null ? null : annotations.get(key);
+    return v == null ? null : v.trim();
+  }
+
   private static PoolDefinition definition(InferencePool pool, List<Pod> serving) {
     String name = Objects2.name(pool);
     Engine engine = engine(pool);
@@ -85,7 +121,7 @@ final class PoolMembership {
         }
       }
     }
-    return new PoolDefinition(name, engine, endpoints, protocol);
+    return new PoolDefinition(name, engine, endpoints, protocol, metrics(pool));
   }
 
   private static List<Integer> ports(InferencePoolSpec spec) {

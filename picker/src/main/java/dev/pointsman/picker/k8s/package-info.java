@@ -9,7 +9,9 @@
  *   <li>membership to the {@code Datastore}: each target port of each Ready, non-terminating pod
  *       with an IP that a pool's {@code spec.selector} selects is one endpoint {@code podIP:port}
  *       (IPv6 in brackets), labelled with the pod's labels; the engine comes from the pool's {@code
- *       pointsman.dev/engine} annotation ({@code vllm} by default);
+ *       pointsman.dev/engine} annotation ({@code vllm} by default), where its metrics are from the
+ *       {@code pointsman.dev/metrics-path} and {@code pointsman.dev/metrics-port} annotations (the
+ *       engine's defaults);
  *   <li>each pool's policy to the {@code PolicyRegistry}: the oldest valid PickerPolicy targeting
  *       the pool, else the oldest valid namespace default (no {@code targetRef}), else the built-in
  *       default; an invalid change keeps the last valid generation of that policy;

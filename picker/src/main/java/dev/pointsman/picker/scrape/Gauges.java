@@ -92,7 +92,22 @@ final class Gauges {
     }
   }
 
-  private static boolean valid(double v) {
+  /**
+   * The series of {@code name} whose label {@code label} is {@code value}, e.g. Triton's {@code
+   * nv_trt_llm_request_metrics{request_type="active"}}.
+   */
+  static List<Sample> where(List<Sample> samples, String name, String label, String value) {
+    return samples.stream()
+        .filter(s -> s.name().equals(name) && value.equals(s.label(label)))
+        .toList();
+  }
+
+  /** Whether any series of {@code name} has a valid value. */
+  static boolean present(List<Sample> samples, String name) {
+    return samples.stream().anyMatch(s -> s.name().equals(name) && valid(s.value()));
+  }
+
+  static boolean valid(double v) {
     return v >= 0 && v != Double.POSITIVE_INFINITY;
   }
 }

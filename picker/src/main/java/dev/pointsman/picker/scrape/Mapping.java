@@ -1,6 +1,7 @@
 package dev.pointsman.picker.scrape;
 
 import dev.pointsman.picker.scheduling.EndpointMetrics;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -9,21 +10,36 @@ import java.util.Set;
  *
  * @param metrics the metrics; signals in {@code missing} hold their unknown value ({@code -1},
  *     {@code NaN}, or {@code 0} for request counts)
- * @param missing expected signals the exposition lacked or gave as invalid (negative, NaN)
+ * @param missing signals the exposition lacked or gave as invalid (negative, NaN): the picker runs
+ *     on a fallback for each
+ * @param recognised whether the exposition held any series of the engine at all
+ * @param notServing why the engine, though answering, serves nothing now (e.g. {@code sleeping});
+ *     null when it serves
  */
-public record Mapping(EndpointMetrics metrics, Set<Signal> missing) {
+public record Mapping(
+    EndpointMetrics metrics, Set<Signal> missing, boolean recognised, String notServing) {
   public Mapping {
     Objects.requireNonNull(metrics, "metrics");
     missing = Set.copyOf(missing);
   }
 
+  /** A serving endpoint's mapping; recognised when {@code samples} (already filtered) has any. */
+  static Mapping of(List<Sample> samples, EndpointMetrics metrics, Set<Signal> missing) {
+    return new Mapping(metrics, missing, !samples.isEmpty(), null);
+  }
+
   /**
-   * Whether the exposition is unusable: none of waiting, running and KV usage could be read — an
-   * empty body, a page that is not an exposition, or the wrong engine configured.
+   * Whether the exposition is unusable: it holds no series the engine exports — an empty body, a
+   * page that is not an exposition, or the wrong engine configured. A recognised page lacking every
+   * load signal (trtllm-serve 1.1 exports only latency histograms) is usable: its endpoint is
+   * routed on the picker's own in-flight counts, and the signals are reported missing.
    */
   public boolean unusable() {
-    return missing.contains(Signal.WAITING_REQUESTS)
-        && missing.contains(Signal.RUNNING_REQUESTS)
-        && missing.contains(Signal.KV_CACHE_USAGE);
+    return !recognised;
+  }
+
+  /** This mapping for an engine that serves nothing now, for {@code reason}. */
+  Mapping notServing(String reason) {
+    return new Mapping(metrics, missing, recognised, Objects.requireNonNull(reason, "reason"));
   }
 }

@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param timeout per-scrape timeout; at most {@link #MAX_TIMEOUT_INTERVALS} intervals, so that a
  *     hung endpoint is reported as failing within a bounded number of ticks
  * @param maxConcurrent scrapes in flight across all endpoints
- * @param path the metrics path, starting with {@code /}
+ * @param path the metrics path for every pool, starting with {@code /}; null (the default) for each
+ *     engine's own ({@link Engine#defaultMetricsPath()}); a pool's own path wins over both
  * @param modelsInterval time between two reads of an endpoint's model listing (the LoRA adapters
  *     registered there); zero turns them off. Rounded up to whole scrape intervals.
  * @param modelsPath the model-listing path, starting with {@code /}
@@ -33,10 +34,11 @@ public record ScraperConfig(
 
   /**
    * 50 ms interval, 500 ms timeout (below the datastore's default 1 s {@code unavailableAfter}, so
-   * a slow but answering endpoint stays available), 64 concurrent scrapes, {@code /metrics}.
+   * a slow but answering endpoint stays available), 64 concurrent scrapes, each engine's metrics
+   * path.
    */
   public static final ScraperConfig DEFAULT =
-      new ScraperConfig(Duration.ofMillis(50), Duration.ofMillis(500), 64, "/metrics");
+      new ScraperConfig(Duration.ofMillis(50), Duration.ofMillis(500), 64, null);
 
   /** Settings with the default model listing ({@code /v1/models} every 2 s). */
   public ScraperConfig(Duration interval, Duration timeout, int maxConcurrent, String path) {
@@ -46,7 +48,6 @@ public record ScraperConfig(
   public ScraperConfig {
     Objects.requireNonNull(interval, "interval");
     Objects.requireNonNull(timeout, "timeout");
-    Objects.requireNonNull(path, "path");
     Objects.requireNonNull(modelsInterval, "modelsInterval");
     Objects.requireNonNull(modelsPath, "modelsPath");
     if (interval.compareTo(Duration.ofMillis(1)) < 0) {
@@ -68,7 +69,9 @@ public record ScraperConfig(
       throw new IllegalArgumentException(
           "scrape.maxConcurrent: " + maxConcurrent + " (expected >= 1)");
     }
-    checkPath("scrape.path", path, "/metrics");
+    if (path != null) {
+      checkPath("scrape.path", path, "/metrics");
+    }
     checkPath("scrape.modelsPath", modelsPath, "/v1/models");
     if (modelsInterval.isNegative()) {
       throw new IllegalArgumentException(
@@ -76,7 +79,7 @@ public record ScraperConfig(
     }
   }
 
-  private static void checkPath(String name, String path, String example) {
+  static void checkPath(String name, String path, String example) {
     if (!path.startsWith("/") || path.chars().anyMatch(c -> c <= ' ')) {
       throw new IllegalArgumentException(
           name + ": '" + path + "' (expected an absolute path such as " + example + ")");

@@ -6,9 +6,15 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * SGLang. Request counts are summed over series (one per rank when data-parallel), token usage is
- * the maximum and the cache hit rate the mean. Capacity comes from {@code sglang:cache_config_info}
- * when the server exposes it. SGLang does not report LoRA slots: {@code maxLoras} is -1.
+ * SGLang. Each metric is first reduced to its {@link Series#distinct distinct} series (the {@code
+ * priority=""} total instead of it plus the per-priority breakdown; one tensor-parallel rank); then
+ * request counts and capacity are summed over what is left (one series per data-parallel rank),
+ * token usage is the maximum and the cache hit rate the mean.
+ *
+ * <p>Capacity: {@code sglang:max_total_num_tokens}, else {@code sglang:page_size ×
+ * sglang:num_pages} (current SGLang), else the labels of {@code sglang:cache_config_info} (what
+ * other exporters and Pointsman's simulator wrote). SGLang does not report LoRA slots: {@code
+ * maxLoras} is -1.
  */
 final class SglangMapper implements MetricsMapper {
 
@@ -16,24 +22,27 @@ final class SglangMapper implements MetricsMapper {
   static final String RUNNING = "sglang:num_running_reqs";
   static final String TOKEN_USAGE = "sglang:token_usage";
   static final String HIT_RATE = "sglang:cache_hit_rate";
+  static final String MAX_TOKENS = "sglang:max_total_num_tokens";
+  static final String PAGE_SIZE = "sglang:page_size";
+  static final String NUM_PAGES = "sglang:num_pages";
   static final String CACHE_CONFIG = "sglang:cache_config_info";
 
-  static final Set<String> NAMES = Set.of(WAITING, RUNNING, TOKEN_USAGE, HIT_RATE, CACHE_CONFIG);
+  static final Set<String> NAMES =
+      Set.of(
+          WAITING, RUNNING, TOKEN_USAGE, HIT_RATE, MAX_TOKENS, PAGE_SIZE, NUM_PAGES, CACHE_CONFIG);
 
   @Override
   public Mapping map(List<Sample> samples, long scrapedAtNanos) {
     Set<Signal> missing = EnumSet.noneOf(Signal.class);
-    int waiting = Gauges.count(Gauges.sum(samples, WAITING));
-    int running = Gauges.count(Gauges.sum(samples, RUNNING));
+    int waiting = Gauges.count(sum(samples, WAITING));
+    int running = Gauges.count(sum(samples, RUNNING));
     double kv = Gauges.fraction(Gauges.max(samples, TOKEN_USAGE));
-    double hitRate = Gauges.fraction(Gauges.mean(samples, HIT_RATE));
-    Sample config = Gauges.newest(samples, CACHE_CONFIG);
-    long capacity =
-        Gauges.product(
-            Gauges.labelNumber(config, "page_size"), Gauges.labelNumber(config, "num_pages"));
+    double hitRate = Gauges.fraction(Gauges.mean(Series.distinct(samples, HIT_RATE), HIT_RATE));
+    long capacity = capacity(samples);
     Gauges.flag(missing, waiting, Signal.WAITING_REQUESTS);
     Gauges.flag(missing, running, Signal.RUNNING_REQUESTS);
     Gauges.flag(missing, kv, Signal.KV_CACHE_USAGE);
+    Gauges.flag(missing, capacity, Signal.KV_CAPACITY);
     Gauges.flag(missing, hitRate, Signal.PREFIX_CACHE);
     EndpointMetrics metrics =
         new EndpointMetrics(
@@ -46,6 +55,24 @@ final class SglangMapper implements MetricsMapper {
             -1,
             hitRate,
             scrapedAtNanos);
-    return new Mapping(metrics, missing);
+    return Mapping.of(samples, metrics, missing);
+  }
+
+  private static double sum(List<Sample> samples, String name) {
+    return Gauges.sum(Series.distinct(samples, name), name);
+  }
+
+  private static long capacity(List<Sample> samples) {
+    double tokens = sum(samples, MAX_TOKENS);
+    if (tokens >= 1) {
+      return Gauges.product(tokens, 1);
+    }
+    long pages = Gauges.product(Gauges.max(samples, PAGE_SIZE), sum(samples, NUM_PAGES));
+    if (pages > 0) {
+      return pages;
+    }
+    Sample config = Gauges.newest(samples, CACHE_CONFIG);
+    return Gauges.product(
+        Gauges.labelNumber(config, "page_size"), Gauges.labelNumber(config, "num_pages"));
   }
 }

@@ -49,14 +49,17 @@ final class TargetTask {
   private final AtomicBoolean listingInFlight = new AtomicBoolean();
   private volatile CompletableFuture<?> listingCall;
   private volatile AdapterListing listing = AdapterListing.UNKNOWN;
+  private volatile String listingResult = "unknown";
   private volatile long listedAtNanos;
+  private final Warnings warnings;
 
   TargetTask(ScrapeTarget target, ScrapeContext ctx) {
     this.target = target;
     this.ctx = ctx;
     this.mapper = target.engine().newMapper();
+    this.warnings = new Warnings(target);
     this.request =
-        HttpRequest.newBuilder(URI.create("http://" + target.address() + ctx.config().path()))
+        HttpRequest.newBuilder(URI.create(target.metricsUrl(ctx.config().path())))
             .version(HttpClient.Version.HTTP_1_1)
             .timeout(ctx.config().timeout())
             .header("Accept", "text/plain;version=0.0.4")
@@ -186,6 +189,9 @@ final class TargetTask {
       fail(Failures.reason(error), start);
     } else if (response.statusCode() != 200) {
       fail("http_" + response.statusCode(), start);
+    } else if (Failures.notPrometheusText(response)) {
+      warnings.notPrometheusText(response.uri());
+      fail(Failures.NOT_PROMETHEUS_TEXT, start);
     } else {
       ParseResult parsed = target.engine().parser().parse(response.body());
       Mapping mapping = mapper.map(parsed.samples(), start);
@@ -193,16 +199,22 @@ final class TargetTask {
         fail("parse", start);
         return;
       }
-      ctx.listener().onSuccess(target.address(), mapping.metrics().withListing(listing(start)));
+      warnings.missing(mapping.missing());
+      warnings.notServing(mapping.notServing());
+      boolean fresh = listingFresh(start);
+      AdapterListing l = fresh ? listing : AdapterListing.UNKNOWN;
+      ScrapeReport report =
+          new ScrapeReport(
+              mapping.missing(), mapping.notServing(), fresh ? listingResult : "unknown");
+      ctx.listener().onSuccess(target.address(), mapping.metrics().withListing(l), report);
       long duration = ctx.nanoTime().getAsLong() - start;
       ctx.observer().scraped(target.engine(), duration, parsed.skippedLines(), mapping.missing());
     }
   }
 
-  /** The listing to report with a scrape started at {@code now}. */
-  private AdapterListing listing(long now) {
-    AdapterListing l = listing;
-    return l.known() && now - listedAtNanos > listingLifetimeNanos ? AdapterListing.UNKNOWN : l;
+  /** Whether the last listing read still holds for a scrape started at {@code now}. */
+  private boolean listingFresh(long now) {
+    return now - listedAtNanos <= listingLifetimeNanos;
   }
 
   /**
@@ -227,12 +239,16 @@ final class TargetTask {
       } else if (response.statusCode() != 200) {
         result = "http_" + response.statusCode();
       } else {
-        result = "ok";
         try {
-          AdapterListing read =
-              AdapterListing.of(DiscoveredModels.fromModelsList(response.body()).adapters());
+          ListingRead read =
+              ListingRead.of(target.engine(), DiscoveredModels.fromModelsList(response.body()));
+          result = read.result();
+          if (result.equals(ListingRead.NO_LINEAGE)) {
+            warnings.noLineage();
+          }
           listedAtNanos = start; // before the listing: a reader that sees it sees its time
-          listing = read;
+          listingResult = result;
+          listing = read.listing();
         } catch (IllegalArgumentException e) {
           result = "parse";
         }

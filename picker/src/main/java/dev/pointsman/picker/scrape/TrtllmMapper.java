@@ -4,10 +4,27 @@ import dev.pointsman.picker.scheduling.EndpointMetrics;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
- * TensorRT-LLM ({@code trtllm-serve}). Counts summed over series, utilization the maximum, capacity
- * {@code tokens_per_block × max_blocks}. No LoRA slots or prefix-cache rate are reported.
+ * TensorRT-LLM's {@code trtllm-serve}, read at {@code /prometheus/metrics}. What it exports depends
+ * on the version:
+ *
+ * <ul>
+ *   <li>1.1 (the {@code MetricsCollector} of late 2025): five request metrics without a prefix —
+ *       {@code request_success_total} and the histograms {@code e2e_request_latency_seconds},
+ *       {@code time_to_first_token_seconds}, {@code time_per_output_token_seconds}, {@code
+ *       request_queue_time_seconds} — and no load gauge at all. Such a page is recognised (so the
+ *       endpoint is routed, on the picker's own in-flight counts) and every load signal is reported
+ *       missing.
+ *   <li>later versions: {@code trtllm_}-prefixed names with iteration stats: {@code
+ *       trtllm_num_requests_waiting}, {@code trtllm_num_requests_running}, {@code
+ *       trtllm_kv_cache_utilization}, {@code trtllm_kv_cache_tokens_per_block} × {@code
+ *       trtllm_kv_cache_max_blocks}, and block-reuse counters giving a prefix-cache hit rate.
+ * </ul>
+ *
+ * Counts summed over series, utilization the maximum. No LoRA slots are reported.
  */
 final class TrtllmMapper implements MetricsMapper {
 
@@ -16,8 +33,33 @@ final class TrtllmMapper implements MetricsMapper {
   static final String KV_USAGE = "trtllm_kv_cache_utilization";
   static final String TOKENS_PER_BLOCK = "trtllm_kv_cache_tokens_per_block";
   static final String MAX_BLOCKS = "trtllm_kv_cache_max_blocks";
+  static final String REUSED_BLOCKS = "trtllm_kv_cache_reused_blocks_total";
+  static final String MISSED_BLOCKS = "trtllm_kv_cache_missed_blocks_total";
 
-  static final Set<String> NAMES = Set.of(WAITING, RUNNING, KV_USAGE, TOKENS_PER_BLOCK, MAX_BLOCKS);
+  /** Names that only tell the page is trtllm-serve's: 1.1's unprefixed ones, later prefixed. */
+  static final Set<String> RECOGNISED =
+      Set.of(
+          "request_success_total",
+          "e2e_request_latency_seconds_sum",
+          "e2e_request_latency_seconds_count",
+          "time_to_first_token_seconds_count",
+          "trtllm_request_success_total",
+          "trtllm_e2e_request_latency_seconds_count");
+
+  static final Set<String> NAMES =
+      Stream.concat(
+              Stream.of(
+                  WAITING,
+                  RUNNING,
+                  KV_USAGE,
+                  TOKENS_PER_BLOCK,
+                  MAX_BLOCKS,
+                  REUSED_BLOCKS,
+                  MISSED_BLOCKS),
+              RECOGNISED.stream())
+          .collect(Collectors.toUnmodifiableSet());
+
+  private final PrefixCacheRate prefixRate = new PrefixCacheRate();
 
   @Override
   public Mapping map(List<Sample> samples, long scrapedAtNanos) {
@@ -27,10 +69,15 @@ final class TrtllmMapper implements MetricsMapper {
     double kv = Gauges.fraction(Gauges.max(samples, KV_USAGE));
     long capacity =
         Gauges.product(Gauges.max(samples, TOKENS_PER_BLOCK), Gauges.max(samples, MAX_BLOCKS));
+    double reused = Gauges.sum(samples, REUSED_BLOCKS);
+    double hitRate = prefixRate.update(reused + Gauges.sum(samples, MISSED_BLOCKS), reused);
     Gauges.flag(missing, waiting, Signal.WAITING_REQUESTS);
     Gauges.flag(missing, running, Signal.RUNNING_REQUESTS);
     Gauges.flag(missing, kv, Signal.KV_CACHE_USAGE);
     Gauges.flag(missing, capacity, Signal.KV_CAPACITY);
+    if (!Gauges.present(samples, REUSED_BLOCKS) || !Gauges.present(samples, MISSED_BLOCKS)) {
+      missing.add(Signal.PREFIX_CACHE);
+    }
     EndpointMetrics metrics =
         new EndpointMetrics(
             Math.max(0, waiting),
@@ -40,8 +87,8 @@ final class TrtllmMapper implements MetricsMapper {
             Set.of(),
             Set.of(),
             -1,
-            Double.NaN,
+            hitRate,
             scrapedAtNanos);
-    return new Mapping(metrics, missing);
+    return Mapping.of(samples, metrics, missing);
   }
 }

@@ -2,13 +2,18 @@ package dev.pointsman.picker.scrape;
 
 import dev.pointsman.picker.scheduling.EndpointMetrics;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * vLLM (V1 engine, v0.10+). Request counts are summed over series (one per {@code model_name} /
- * {@code engine}); KV usage is the maximum. The prefix-cache hit rate is the ratio of the growth of
- * two token counters since this endpoint's previous scrape, so an instance serves one endpoint.
+ * vLLM, V0 (0.7) and V1 (0.8 on). Request counts are summed over series (one per {@code model_name}
+ * and per data-parallel {@code engine}); KV usage is the maximum; KV capacity is the sum over
+ * engines of each one's {@code block_size × num_gpu_blocks}. The prefix-cache hit rate is the ratio
+ * of the growth of two counters since this endpoint's previous scrape (0.10+ names, else 0.8's
+ * {@code gpu_}-prefixed ones), else V0's hit-rate gauge, so an instance serves one endpoint. A
+ * sleeping engine ({@code vllm:engine_sleep_state}) serves nothing: its mapping is not serving.
  */
 final class VllmMapper implements MetricsMapper {
 
@@ -21,6 +26,16 @@ final class VllmMapper implements MetricsMapper {
   static final String PREFIX_QUERIES = "vllm:prefix_cache_queries_total";
   static final String PREFIX_HITS = "vllm:prefix_cache_hits_total";
 
+  /** vLLM 0.8–0.10 (deprecated from 0.10 on): in blocks in 0.8, in tokens later. */
+  static final String GPU_PREFIX_QUERIES = "vllm:gpu_prefix_cache_queries_total";
+
+  static final String GPU_PREFIX_HITS = "vllm:gpu_prefix_cache_hits_total";
+
+  /** vLLM V0: a hit-rate gauge, -1 while prefix caching is off. */
+  static final String GPU_PREFIX_HIT_RATE = "vllm:gpu_prefix_cache_hit_rate";
+
+  static final String SLEEP_STATE = "vllm:engine_sleep_state";
+
   static final Set<String> NAMES =
       Set.of(
           WAITING,
@@ -30,7 +45,11 @@ final class VllmMapper implements MetricsMapper {
           CACHE_CONFIG,
           LORA,
           PREFIX_QUERIES,
-          PREFIX_HITS);
+          PREFIX_HITS,
+          GPU_PREFIX_QUERIES,
+          GPU_PREFIX_HITS,
+          GPU_PREFIX_HIT_RATE,
+          SLEEP_STATE);
 
   private final PrefixCacheRate prefixRate = new PrefixCacheRate();
 
@@ -44,15 +63,12 @@ final class VllmMapper implements MetricsMapper {
       kv = Gauges.max(samples, KV_USAGE_DEPRECATED);
     }
     kv = Gauges.fraction(kv);
-    long capacity = capacity(Gauges.newest(samples, CACHE_CONFIG));
-    double queries = Gauges.sum(samples, PREFIX_QUERIES);
-    double hits = Gauges.sum(samples, PREFIX_HITS);
-    double hitRate = prefixRate.update(queries, hits);
+    long capacity = capacity(samples);
+    double hitRate = hitRate(samples);
     Gauges.flag(missing, waiting, Signal.WAITING_REQUESTS);
     Gauges.flag(missing, running, Signal.RUNNING_REQUESTS);
     Gauges.flag(missing, kv, Signal.KV_CACHE_USAGE);
     Gauges.flag(missing, capacity, Signal.KV_CAPACITY);
-    Gauges.flag(missing, queries + hits, Signal.PREFIX_CACHE);
     Lora lora = Lora.of(Gauges.newest(samples, LORA));
     EndpointMetrics metrics =
         new EndpointMetrics(
@@ -65,13 +81,81 @@ final class VllmMapper implements MetricsMapper {
             lora.maxLoras(),
             hitRate,
             scrapedAtNanos);
-    return new Mapping(metrics, missing);
+    if (Double.isNaN(hitRate) && !prefixCacheReported(samples)) {
+      missing.add(Signal.PREFIX_CACHE);
+    }
+    Mapping mapping = Mapping.of(samples, metrics, missing);
+    return sleeping(samples) ? mapping.notServing("sleeping") : mapping;
   }
 
-  private static long capacity(Sample cacheConfig) {
-    return Gauges.product(
-        Gauges.labelNumber(cacheConfig, "block_size"),
-        Gauges.labelNumber(cacheConfig, "num_gpu_blocks"));
+  /** The hit rate from the newest counters the page has, else V0's gauge; NaN when unknown. */
+  private double hitRate(List<Sample> samples) {
+    String queries = PREFIX_QUERIES;
+    String hits = PREFIX_HITS;
+    if (!Gauges.present(samples, PREFIX_QUERIES) && Gauges.present(samples, GPU_PREFIX_QUERIES)) {
+      queries = GPU_PREFIX_QUERIES;
+      hits = GPU_PREFIX_HITS;
+    }
+    double rate = prefixRate.update(Gauges.sum(samples, queries), Gauges.sum(samples, hits));
+    if (Double.isNaN(rate)) {
+      rate = Gauges.fraction(Gauges.max(samples, GPU_PREFIX_HIT_RATE));
+    }
+    return rate;
+  }
+
+  /**
+   * Whether the page reports prefix caching at all: both counters of one generation, or a valid V0
+   * gauge. (A rate can be NaN with counters present: on the first scrape, or with no query since.)
+   */
+  private static boolean prefixCacheReported(List<Sample> samples) {
+    return (Gauges.present(samples, PREFIX_QUERIES) && Gauges.present(samples, PREFIX_HITS))
+        || (Gauges.present(samples, GPU_PREFIX_QUERIES) && Gauges.present(samples, GPU_PREFIX_HITS))
+        || Gauges.present(samples, GPU_PREFIX_HIT_RATE);
+  }
+
+  /**
+   * KV capacity in tokens, summed over data-parallel engines ({@code engine} label, absent before
+   * V1): each engine's newest {@code cache_config_info}. -1 when any engine's is unknown.
+   */
+  private static long capacity(List<Sample> samples) {
+    Map<String, Sample> byEngine = new HashMap<>();
+    for (Sample s : samples) {
+      if (s.name().equals(CACHE_CONFIG) && Gauges.valid(s.value())) {
+        String engine = s.label("engine") == null ? "" : s.label("engine");
+        byEngine.merge(engine, s, (a, b) -> b.value() > a.value() ? b : a);
+      }
+    }
+    long total = 0;
+    for (Sample config : byEngine.values()) {
+      long one =
+          Gauges.product(
+              Gauges.labelNumber(config, "block_size"),
+              Gauges.labelNumber(config, "num_gpu_blocks"));
+      if (one < 0 || total > Long.MAX_VALUE - one) {
+        return -1;
+      }
+      total += one;
+    }
+    return byEngine.isEmpty() ? -1 : total;
+  }
+
+  /**
+   * Whether any engine sleeps: vLLM writes one series per {@code sleep_state} — {@code awake} 0
+   * while asleep, {@code weights_offloaded} (level 1) or {@code discard_all} (level 2) 1 — and a
+   * series without that label is read as a level (above 0 = asleep).
+   */
+  private static boolean sleeping(List<Sample> samples) {
+    for (Sample s : samples) {
+      if (!s.name().equals(SLEEP_STATE) || !Gauges.valid(s.value())) {
+        continue;
+      }
+      String state = s.label("sleep_state");
+      boolean asleep = "awake".equals(state) ? s.value() == 0 : s.value() > 0;
+      if (asleep) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The newest {@code vllm:lora_requests_info} series, decoded. */

@@ -3,6 +3,7 @@ package dev.pointsman.picker.telemetry;
 import dev.pointsman.picker.routing.RouteInput;
 import dev.pointsman.picker.routing.RouteOutcome;
 import dev.pointsman.picker.scheduling.Explanation;
+import dev.pointsman.picker.scrape.Signal;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -11,6 +12,8 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The last N decisions with every scorer's score per candidate: the "why did it go there" view.
@@ -21,11 +24,20 @@ public final class DecisionLog {
 
   private final Entry[] ring;
   private final InstantSource clock;
+  private final Function<String, Set<Signal>> missing;
   private long next;
 
   public DecisionLog(int capacity, InstantSource clock) {
+    this(capacity, clock, address -> Set.of());
+  }
+
+  /**
+   * @param missing the signals an endpoint's metrics lack now, shown with each candidate
+   */
+  public DecisionLog(int capacity, InstantSource clock, Function<String, Set<Signal>> missing) {
     this.ring = new Entry[Math.max(0, capacity)];
     this.clock = clock;
+    this.missing = missing;
   }
 
   public void record(RouteInput input, RouteOutcome outcome, long decisionNanos) {
@@ -46,11 +58,11 @@ public final class DecisionLog {
         entries.add(ring[(int) (i % ring.length)]);
       }
     }
-    return entries.stream().map(Entry::view).toList();
+    return entries.stream().map(e -> e.view(missing)).toList();
   }
 
   private record Entry(Instant at, RouteInput input, RouteOutcome outcome, long nanos) {
-    DecisionRecord view() {
+    DecisionRecord view(Function<String, Set<Signal>> missing) {
       double micros = nanos / 1_000.0;
       return switch (outcome) {
         case RouteOutcome.Routed r ->
@@ -63,7 +75,7 @@ public final class DecisionLog {
                 r.picked().address(),
                 micros,
                 weights(r.picked().explanation()),
-                candidates(r.picked().explanation()));
+                candidates(r.picked().explanation(), missing));
         case RouteOutcome.Rejected j ->
             new DecisionRecord(
                 at.toString(),
@@ -87,7 +99,8 @@ public final class DecisionLog {
     return out;
   }
 
-  private static List<DecisionRecord.CandidateScores> candidates(Explanation e) {
+  static List<DecisionRecord.CandidateScores> candidates(
+      Explanation e, Function<String, Set<Signal>> missing) {
     Integer[] order = new Integer[e.candidates().size()];
     Arrays.setAll(order, i -> i);
     Arrays.sort(order, Comparator.comparingDouble((Integer i) -> -e.totals()[i]));
@@ -98,8 +111,9 @@ public final class DecisionLog {
       for (int s = 0; s < e.scorers().size(); s++) {
         scores.put(e.scorers().get(s), round(e.scores()[s][c]));
       }
-      out.add(
-          new DecisionRecord.CandidateScores(e.candidates().get(c), round(e.totals()[c]), scores));
+      String address = e.candidates().get(c);
+      List<String> lacking = missing.apply(address).stream().map(Signal::label).sorted().toList();
+      out.add(new DecisionRecord.CandidateScores(address, round(e.totals()[c]), scores, lacking));
     }
     return out;
   }

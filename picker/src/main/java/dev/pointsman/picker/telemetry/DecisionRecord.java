@@ -31,6 +31,9 @@ public record DecisionRecord(
    * @param address the candidate endpoint
    * @param total weighted total
    * @param scores each scorer's score
+   * @param missingSignals the signals its metrics lack now (the scorers ran on fallbacks for them),
+   *     e.g. {@code kv_capacity}; empty when complete
    */
-  public record CandidateScores(String address, double total, Map<String, Double> scores) {}
+  public record CandidateScores(
+      String address, double total, Map<String, Double> scores, List<String> missingSignals) {}
 }

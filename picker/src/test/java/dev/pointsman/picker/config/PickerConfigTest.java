@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.pointsman.extproc.BodyMode;
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.extproc.PickerOptions;
+import dev.pointsman.picker.scrape.MetricsLocation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -65,6 +66,8 @@ class PickerConfigTest {
         "scrape: {intervalMillis: 0} | scrape.interval",
         "pools: [{name: a, endpoints: [{address: nope}]}] | pools[0].endpoints[0].address: 'nope' (expected host:port)",
         "pools: [{name: a, engine: tgi}] | pools[0].engine: 'tgi'",
+        "pools: [{name: a, metricsPath: metrics}] | pools[0].metricsPath: 'metrics' (expected an absolute path such as /metrics)",
+        "pools: [{name: a, metricsPort: 0}] | pools[0].metricsPort: 0 (expected 1..65535)",
         "pools: [{name: a, policy: {scorers: [{type: qeue-scorer, weight: 1}]}}] | pools[0].policy.scorers[0].type: 'qeue-scorer'",
         "pools: [{name: a}, {name: a}] | pools[1].name: 'a' (already used by another pool)",
         "bogus: 1 | bogus: unknown property",
@@ -75,6 +78,20 @@ class PickerConfigTest {
     assertThatThrownBy(() -> PickerConfig.parse(yaml))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(message);
+  }
+
+  @Test
+  void aPoolMayServeMetricsElsewhereThanItsEngineDoes() {
+    PickerConfig c =
+        PickerConfig.parse(
+            "pools: [{name: t, engine: triton-tensorrt-llm, metricsPort: 9102,"
+                + " endpoints: [{address: '10.0.0.1:8000'}]},"
+                + " {name: s, engine: trtllm, metricsPath: /custom}, {name: v}]\n");
+
+    assertThat(c.pool("t").metrics()).isEqualTo(new MetricsLocation(null, 9102));
+    assertThat(c.pool("s").metrics()).isEqualTo(new MetricsLocation("/custom", 0));
+    assertThat(c.pool("v").metrics()).isEqualTo(MetricsLocation.DEFAULT);
+    assertThat(c.scrape().path()).isNull(); // each engine's own path unless set
   }
 
   @Test

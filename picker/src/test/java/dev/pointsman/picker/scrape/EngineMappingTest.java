@@ -143,7 +143,7 @@ class EngineMappingTest {
     assertThat(mapping.metrics().kvCapacityTokens()).isEqualTo(-1);
     assertThat(mapping.metrics().prefixCacheHitRate()).isNaN();
     assertThat(mapping.missing())
-        .containsExactlyInAnyOrder(Signal.KV_CACHE_USAGE, Signal.PREFIX_CACHE);
+        .containsExactlyInAnyOrder(Signal.KV_CACHE_USAGE, Signal.KV_CAPACITY, Signal.PREFIX_CACHE);
   }
 
   @Test
@@ -156,7 +156,28 @@ class EngineMappingTest {
     assertThat(m.kvCacheUsage()).isEqualTo(0.125);
     assertThat(m.kvCapacityTokens()).isEqualTo(32L * 8192);
     assertThat(m.prefixCacheHitRate()).isNaN();
-    assertThat(mapping.missing()).isEmpty();
+    // the page has no block-reuse counters
+    assertThat(mapping.missing()).containsExactly(Signal.PREFIX_CACHE);
+  }
+
+  @Test
+  void trtllmPrefixHitRateIsTheRatioOfReusedBlocksBetweenScrapes() {
+    MetricsMapper mapper = Engine.TRTLLM.newMapper();
+    String page = Resources.metrics("trtllm.txt");
+
+    map(Engine.TRTLLM, mapper, page + reuse(100, 300));
+    Mapping second = map(Engine.TRTLLM, mapper, page + reuse(400, 400));
+
+    assertThat(second.metrics().prefixCacheHitRate()).isEqualTo(0.75);
+    assertThat(second.missing()).isEmpty();
+  }
+
+  private static String reuse(long reused, long missed) {
+    return "trtllm_kv_cache_reused_blocks_total{model_name=\"m\"} "
+        + reused
+        + "\ntrtllm_kv_cache_missed_blocks_total{model_name=\"m\"} "
+        + missed
+        + "\n";
   }
 
   @Test
@@ -166,8 +187,8 @@ class EngineMappingTest {
     }
     assertThatThrownBy(() -> Engine.fromConfigName("tgi"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("engine: 'tgi' (expected one of vllm, sglang, trtllm)");
+        .hasMessage("engine: 'tgi' (expected one of vllm, sglang, trtllm, triton-tensorrt-llm)");
     assertThat(Engine.VLLM.metricNames()).contains("vllm:lora_requests_info");
-    assertThat(Set.of(Engine.values())).hasSize(3);
+    assertThat(Set.of(Engine.values())).hasSize(4);
   }
 }

@@ -26,6 +26,7 @@ final class MetricsServer implements AutoCloseable {
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicInteger maxInFlight = new AtomicInteger();
   private volatile String body = "";
+  private volatile String prometheusBody = "";
   private volatile int status = 200;
   private volatile CountDownLatch stall = new CountDownLatch(0);
   private final AtomicInteger listings = new AtomicInteger();
@@ -40,6 +41,7 @@ final class MetricsServer implements AutoCloseable {
     }
     server.setExecutor(threads);
     server.createContext("/metrics", this::handle);
+    server.createContext("/prometheus/metrics", this::handlePrometheus);
     server.createContext("/v1/models", this::handleListing);
     server.start();
   }
@@ -51,6 +53,12 @@ final class MetricsServer implements AutoCloseable {
   MetricsServer serving(String newBody) {
     body = newBody;
     status = 200;
+    return this;
+  }
+
+  /** Serves {@code newBody} on {@code /prometheus/metrics} (trtllm-serve's text page). */
+  MetricsServer servingPrometheus(String newBody) {
+    prometheusBody = newBody;
     return this;
   }
 
@@ -96,6 +104,18 @@ final class MetricsServer implements AutoCloseable {
 
   int maxInFlight() {
     return maxInFlight.get();
+  }
+
+  private void handlePrometheus(HttpExchange exchange) throws IOException {
+    requests.incrementAndGet();
+    try (exchange) {
+      byte[] bytes = prometheusBody.getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4");
+      exchange.sendResponseHeaders(200, bytes.length == 0 ? -1 : bytes.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(bytes);
+      }
+    }
   }
 
   private void handle(HttpExchange exchange) throws IOException {

@@ -4,7 +4,12 @@ import static dev.pointsman.picker.scrape.Recorder.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pointsman.picker.datastore.Datastore;
+import dev.pointsman.picker.datastore.DatastoreConfig;
+import dev.pointsman.picker.datastore.PoolDefinition;
 import dev.pointsman.picker.scheduling.AdapterListing;
+import dev.pointsman.picker.scheduling.Endpoint;
+import dev.pointsman.picker.scheduling.InFlightTracker;
 import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -380,5 +385,154 @@ class ScraperTest {
     AdapterListing listing = recorder.last().metrics().listedAdapters();
     assertThat(listing.known()).isTrue();
     assertThat(listing.allows("a")).isFalse();
+  }
+
+  // --- real engines' pages (src/test/resources/engine-captures)
+
+  @Test
+  void trtllmServeIsScrapedAtPrometheusMetricsByDefault() throws Exception {
+    server
+        .serving(Resources.capture("trtllm-serve-aibrix2004-metrics-json.txt"))
+        .servingPrometheus(
+            Resources.capture("trtllm-serve-aibrix2004-prometheus-metrics-excerpt.prom"));
+    manualScraper(new ScraperConfig(Duration.ofMillis(250), Duration.ofMillis(5000), 8, null))
+        .setTargets(List.of(new ScrapeTarget(server.address(), Engine.TRTLLM)));
+
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS);
+
+    assertThat(recorder.last().failure()).isNull();
+    assertThat(recorder.scraped).hasValue(1);
+  }
+
+  @Test
+  void aJsonMetricsPageIsANotPrometheusTextFailure() throws Exception {
+    // trtllm-serve's /metrics: JSON iteration stats
+    server.serving(Resources.capture("trtllm-serve-docs-metrics-endpoint-json.txt"));
+    manualScraper(config(250, 5000))
+        .setTargets(List.of(new ScrapeTarget(server.address(), Engine.TRTLLM)));
+
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS);
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS);
+
+    assertThat(recorder.last().failure()).isEqualTo("not_prometheus_text");
+    assertThat(recorder.failed.get("not_prometheus_text")).hasValue(2);
+    assertThat(recorder.failed).doesNotContainKey("parse");
+  }
+
+  @Test
+  void aSleepingVllmEngineIsNotServing() throws Exception {
+    String page = Resources.capture("vllm-v1-2026-04-rh-workshop-head40.prom");
+    String labels = "engine=\"0\",model_name=\"llama-vllm-single\"";
+    // vLLM's sleep-state gauge after POST /sleep?level=1: one series per state
+    server.serving(
+        page
+            + "vllm:engine_sleep_state{"
+            + labels
+            + ",sleep_state=\"awake\"} 0.0\n"
+            + "vllm:engine_sleep_state{"
+            + labels
+            + ",sleep_state=\"weights_offloaded\"} 1.0\n"
+            + "vllm:engine_sleep_state{"
+            + labels
+            + ",sleep_state=\"discard_all\"} 0.0\n");
+    manualScraper(config(250, 5000))
+        .setTargets(List.of(new ScrapeTarget(server.address(), Engine.VLLM)));
+
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS);
+    assertThat(recorder.last().failure()).isEqualTo("sleeping");
+
+    server.serving(page + "vllm:engine_sleep_state{" + labels + ",sleep_state=\"awake\"} 1.0\n");
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS);
+    assertThat(recorder.last().failure()).isNull();
+  }
+
+  /**
+   * vLLM's listing before its lineage fix (issue #6274), completed from the issue's excerpt: the
+   * author's {@code .....} elision removed and the cut second entry closed.
+   */
+  static String vllm2024Listing() {
+    String t = Resources.capture("vllm-2024-07-issue6274-models-excerpt.json.txt");
+    t = t.replace(".....", "").strip();
+    return t.substring(0, t.length() - 1) + "}]}";
+  }
+
+  @Test
+  void aVllmListingWithoutLineageRestrictsNoAdapter() throws Exception {
+    server.serving(VLLM).listing(200, vllm2024Listing());
+    manualScraper(config(250, 5000))
+        .setTargets(List.of(new ScrapeTarget(server.address(), Engine.VLLM)));
+
+    scraper.listNow(server.address()).get(10, TimeUnit.SECONDS);
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS);
+
+    assertThat(recorder.listedCount("no_lineage")).isPositive();
+    assertThat(recorder.listedCount("ok")).isZero();
+    AdapterListing listing = recorder.last().metrics().listedAdapters();
+    assertThat(listing.allows("sql-lora")).isTrue();
+    assertThat(listing.known()).isFalse();
+  }
+
+  @Test
+  void anSglangListingOfOnlyTheBaseRestrictsNoAdapter() throws Exception {
+    server.serving(Resources.metrics("sglang.txt")).listing(200, MetricsServer.modelList());
+    manualScraper(config(250, 5000))
+        .setTargets(List.of(new ScrapeTarget(server.address(), Engine.SGLANG)));
+
+    scraper.listNow(server.address()).get(10, TimeUnit.SECONDS);
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS);
+
+    assertThat(recorder.listedCount("no_lineage")).isPositive();
+    assertThat(recorder.listedCount("ok")).isZero();
+    assertThat(recorder.last().metrics().listedAdapters().allows("sql_expert")).isTrue();
+  }
+
+  @Test
+  void listingsWithLineageStillRestrict() throws Exception {
+    server
+        .serving(Resources.metrics("sglang.txt"))
+        .listing(200, Resources.capture("sglang-pr12229-models-example.json"));
+    other.serving(VLLM).listing(200, Resources.capture("vllm-0.7-v0-aibrix-models.json"));
+    manualScraper(config(250, 5000))
+        .setTargets(
+            List.of(
+                new ScrapeTarget(server.address(), Engine.SGLANG),
+                new ScrapeTarget(other.address(), Engine.VLLM)));
+
+    for (MetricsServer s : List.of(server, other)) {
+      scraper.listNow(s.address()).get(10, TimeUnit.SECONDS);
+      scraper.scrapeNow(s.address()).get(10, TimeUnit.SECONDS);
+    }
+
+    assertThat(recorder.listedCount("ok")).isGreaterThanOrEqualTo(2);
+    assertThat(recorder.listedCount("no_lineage")).isZero();
+    AdapterListing sglang = recorder.events.get(0).metrics().listedAdapters();
+    AdapterListing vllm = recorder.last().metrics().listedAdapters();
+    assertThat(sglang.adapters()).containsExactly("sql_expert");
+    assertThat(vllm.adapters()).containsExactlyInAnyOrder("lora-1", "lora-2");
+  }
+
+  @Test
+  void eachScrapeReportsWhatItLackedAndWhatItsListingWasWorth() throws Exception {
+    Datastore store = new Datastore(DatastoreConfig.DEFAULT, new InFlightTracker(), clock::get);
+    store.setPools(
+        List.of(
+            new PoolDefinition(
+                "sg", Engine.SGLANG, List.of(new Endpoint(server.address(), "sg")))));
+    server
+        .serving(Resources.capture("sglang-0.4-docs-production-metrics.prom"))
+        .listing(200, MetricsServer.modelList());
+    scraper = new Scraper(config(250, 5000), client, manual, clock::get, store, recorder);
+    scraper.setTargets(List.of(new ScrapeTarget(server.address(), Engine.SGLANG)));
+
+    scraper.listNow(server.address()).get(10, TimeUnit.SECONDS);
+    scraper.scrapeNow(server.address()).get(10, TimeUnit.SECONDS);
+
+    ScrapeReport report = store.report(server.address());
+    assertThat(report.missing()).containsExactly(Signal.KV_CAPACITY);
+    assertThat(report.listing()).isEqualTo("no_lineage");
+    assertThat(report.notServing()).isNull();
+    assertThat(store.snapshot("sg").endpoints().getFirst().available()).isTrue();
+    assertThat(store.snapshot("sg").endpoints().getFirst().metrics().runningRequests())
+        .isEqualTo(162);
   }
 }

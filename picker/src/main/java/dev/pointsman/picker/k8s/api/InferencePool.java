@@ -23,6 +23,12 @@ public final class InferencePool extends CustomResource<InferencePoolSpec, Infer
   /** Annotation naming the pool's model server engine ({@code vllm}, {@code sglang}, ...). */
   public static final String ENGINE_ANNOTATION = "pointsman.dev/engine";
 
+  /** Where the pool's endpoints serve metrics, when not at the engine's default path. */
+  public static final String METRICS_PATH_ANNOTATION = "pointsman.dev/metrics-path";
+
+  /** The port the pool's endpoints serve metrics on, when not the engine's default. */
+  public static final String METRICS_PORT_ANNOTATION = "pointsman.dev/metrics-port";
+
   /** Annotation listing, comma separated, the base models a pool without a ModelRoute serves. */
   public static final String MODELS_ANNOTATION = "pointsman.dev/models";
 }
