@@ -79,20 +79,19 @@ public record FleetConfig(List<PodConfig> pods, Long seed, String gpuProfiles) {
     return gpuProfiles == null ? builtIn : builtIn.withFile(dir.resolve(gpuProfiles));
   }
 
-  /** Checks every pod's GPU name. */
+  /** Checks every pod's GPU type and model shape. */
   public void checkGpus(GpuProfiles profiles, String source) {
     for (int i = 0; i < pods.size(); i++) {
-      String gpu = pods.get(i).gpu();
-      if (!profiles.names().contains(gpu)) {
+      PodConfig pod = pods.get(i);
+      String at = source + ": pods[" + i + "]";
+      if (profiles.keys().stream().noneMatch(k -> k.startsWith(pod.gpu() + "/"))) {
         throw new IllegalArgumentException(
-            source
-                + ": pods["
-                + i
-                + "].gpu: "
-                + gpu
-                + " (expected one of "
-                + new java.util.TreeSet<>(profiles.names())
-                + ")");
+            at + ".gpu: " + pod.gpu() + " (expected one of " + profiles.names() + ")");
+      }
+      try {
+        profiles.get(pod.gpu(), pod.shape());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(at + ".shape: " + e.getMessage(), e);
       }
     }
   }
