@@ -29,15 +29,22 @@ public final class Fleets {
       for (int i = 0; i < group.count(); i++) {
         out.add(
             EngineConfig.of(
-                    "pod-" + (firstIndex + i) + "-" + group.gpu(),
+                    "pod-" + (firstIndex + i) + "-" + label(group),
                     scenario.model(),
-                    PROFILES.get(group.gpu()))
+                    PROFILES.get(group.gpu(), group.shape()))
                 .withLoras(group.maxLoras(), group.maxCpuLoras()));
       }
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          scenario.name() + ": fleet[" + g + "].gpu: " + e.getMessage(), e);
+          scenario.name() + ": fleet[" + g + "].gpu/shape: " + e.getMessage(), e);
     }
     return out;
+  }
+
+  /** The group's GPU type, with its model shape when that is not the default one. */
+  public static String label(PodGroup group) {
+    return group.shape().equals(GpuProfiles.DEFAULT_MODEL)
+        ? group.gpu()
+        : group.gpu() + "/" + group.shape();
   }
 }
