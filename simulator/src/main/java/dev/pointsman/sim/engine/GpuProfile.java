@@ -3,7 +3,7 @@ package dev.pointsman.sim.engine;
 /**
  * Speed and capacity of one pod: a model shape served on a GPU type, possibly over a
  * tensor-parallel group of such GPUs. Built by {@link GpuProfiles} from spec sheets, model shapes
- * and fits to measured kernel times; the step time model is {@link StepCosts#stepMs}.
+ * and fits to measured kernel times; the step-time model is {@link StepCosts#stepMs}.
  *
  * @param name GPU type, e.g. {@code H100-80}: the label such a pod carries
  * @param model model shape served, e.g. {@code llama-3-8b}
@@ -43,25 +43,6 @@ public record GpuProfile(
     return name + "/" + model;
   }
 
-  /** Duration of one engine step; see {@link StepCosts#stepMs}. */
-  public double stepMs(
-      long prefillTokens,
-      int decodeSeqs,
-      long contextTokens,
-      long decodeContextTokens,
-      long prefillPairs,
-      int batch,
-      int distinctAdapters) {
-    return costs.stepMs(
-        prefillTokens,
-        decodeSeqs,
-        contextTokens,
-        decodeContextTokens,
-        prefillPairs,
-        batch,
-        distinctAdapters);
-  }
-
   /** Tokens per second of the linear operations in compute-bound steps (a speed ranking). */
   public double prefillTokensPerSecond() {
     return 1000.0 / costs.linearMsPerToken();
@@ -69,7 +50,7 @@ public record GpuProfile(
 
   /** The shortest possible step: one sequence, one token, no context. */
   public double minStepMs() {
-    return stepMs(1, 0, 1, 0, 1, 1, 0);
+    return costs.stepMs(1, 0, 1, 0, 1, 1, 0);
   }
 
   /** KV capacity in tokens. */

@@ -119,6 +119,22 @@ public final class GpuProfiles {
     return p;
   }
 
+  /**
+   * The profile a config entry at {@code path} (e.g. {@code pods[3]}) names by GPU type and model
+   * shape; an error names {@code path.gpu} for an unknown GPU type, else {@code path.shape}.
+   */
+  public GpuProfile forEntry(String path, String gpu, String shape) {
+    if (byKey.keySet().stream().noneMatch(k -> k.startsWith(gpu + "/"))) {
+      throw new IllegalArgumentException(
+          path + ".gpu: " + gpu + " (expected one of " + names() + ")");
+    }
+    try {
+      return get(gpu, shape);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(path + ".shape: " + e.getMessage(), e);
+    }
+  }
+
   /** GPU types with a {@link #DEFAULT_MODEL} profile, sorted. */
   public Set<String> names() {
     Set<String> names = new TreeSet<>();

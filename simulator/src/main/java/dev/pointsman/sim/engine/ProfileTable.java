@@ -36,12 +36,12 @@ public final class ProfileTable {
   /** One decode step of {@code batch} sequences with {@code context} tokens each. */
   public static double decodeStepMs(GpuProfile p, int batch, int context) {
     long ctx = (long) batch * context;
-    return p.stepMs(0, batch, ctx, ctx, 0, batch, 0);
+    return p.costs().stepMs(0, batch, ctx, ctx, 0, batch, 0);
   }
 
   /** Prefill rate of one fresh prompt chunk as long as the token budget. */
   public static double prefillTokensPerSecond(GpuProfile p) {
     long n = p.maxBatchedTokens();
-    return n * 1000 / p.stepMs(n, 0, n, 0, n * (n + 1) / 2, 1, 0);
+    return n * 1000 / p.costs().stepMs(n, 0, n, 0, n * (n + 1) / 2, 1, 0);
   }
 }

@@ -78,14 +78,15 @@ final class Scheduler {
       return -1;
     }
     stats.steps++;
-    return gpu.stepMs(
-        prefillTokens,
-        decodes,
-        contextTokens,
-        decodeContextTokens,
-        prefillPairs,
-        batch.size(),
-        distinctAdapters());
+    return gpu.costs()
+        .stepMs(
+            prefillTokens,
+            decodes,
+            contextTokens,
+            decodeContextTokens,
+            prefillPairs,
+            batch.size(),
+            distinctAdapters());
   }
 
   /** Schedules running requests; returns whether any was preempted. */

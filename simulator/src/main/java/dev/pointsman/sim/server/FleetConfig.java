@@ -83,16 +83,7 @@ public record FleetConfig(List<PodConfig> pods, Long seed, String gpuProfiles) {
   public void checkGpus(GpuProfiles profiles, String source) {
     for (int i = 0; i < pods.size(); i++) {
       PodConfig pod = pods.get(i);
-      String at = source + ": pods[" + i + "]";
-      if (profiles.keys().stream().noneMatch(k -> k.startsWith(pod.gpu() + "/"))) {
-        throw new IllegalArgumentException(
-            at + ".gpu: " + pod.gpu() + " (expected one of " + profiles.names() + ")");
-      }
-      try {
-        profiles.get(pod.gpu(), pod.shape());
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(at + ".shape: " + e.getMessage(), e);
-      }
+      profiles.forEntry(source + ": pods[" + i + "]", pod.gpu(), pod.shape());
     }
   }
 }

@@ -44,8 +44,8 @@ class StepTimeTest {
     GpuProfile p = PROFILES.get(gpu);
     long chunk = 512;
 
-    double fresh = p.stepMs(chunk, 0, chunk, 0, pairs(0, chunk), 1, 0);
-    double after8k = p.stepMs(chunk, 0, 8000 + chunk, 0, pairs(8000, chunk), 1, 0);
+    double fresh = p.costs().stepMs(chunk, 0, chunk, 0, pairs(0, chunk), 1, 0);
+    double after8k = p.costs().stepMs(chunk, 0, 8000 + chunk, 0, pairs(8000, chunk), 1, 0);
 
     assertThat(after8k / fresh).isGreaterThan(1.1);
   }
@@ -55,8 +55,8 @@ class StepTimeTest {
   void aDecodeStepCostsMoreWithALongerContext(String gpu) {
     GpuProfile p = PROFILES.get(gpu);
 
-    double short512 = p.stepMs(0, 8, 8 * 512, 8 * 512, 0, 8, 0);
-    double long8k = p.stepMs(0, 8, 8 * 8192, 8 * 8192, 0, 8, 0);
+    double short512 = p.costs().stepMs(0, 8, 8 * 512, 8 * 512, 0, 8, 0);
+    double long8k = p.costs().stepMs(0, 8, 8 * 8192, 8 * 8192, 0, 8, 0);
 
     assertThat(long8k).isGreaterThan(short512 * 1.1);
   }
@@ -71,7 +71,7 @@ class StepTimeTest {
     GpuProfile p = PROFILES.get("H100-80", "llama-3-70b");
     long n = 2048;
 
-    double step = p.stepMs(n, 0, n, 0, pairs(0, n), 1, 0);
+    double step = p.costs().stepMs(n, 0, n, 0, pairs(0, n), 1, 0);
     double withoutAllReduce = step - p.costs().allReduceMs() - p.costs().allReduceMsPerToken() * n;
 
     assertThat(p.tensorParallel()).isEqualTo(4);

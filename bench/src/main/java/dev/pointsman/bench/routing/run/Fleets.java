@@ -3,6 +3,7 @@ package dev.pointsman.bench.routing.run;
 import dev.pointsman.bench.routing.scenario.PodGroup;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.sim.engine.EngineConfig;
+import dev.pointsman.sim.engine.GpuProfile;
 import dev.pointsman.sim.engine.GpuProfiles;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,19 +25,16 @@ public final class Fleets {
 
   static List<EngineConfig> group(Scenario scenario, int g, int firstIndex) {
     PodGroup group = scenario.fleet().get(g);
+    GpuProfile profile =
+        PROFILES.forEntry(scenario.name() + ": fleet[" + g + "]", group.gpu(), group.shape());
     List<EngineConfig> out = new ArrayList<>();
-    try {
-      for (int i = 0; i < group.count(); i++) {
-        out.add(
-            EngineConfig.of(
-                    "pod-" + (firstIndex + i) + "-" + label(group),
-                    scenario.model(),
-                    PROFILES.get(group.gpu(), group.shape()))
-                .withLoras(group.maxLoras(), group.maxCpuLoras()));
-      }
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          scenario.name() + ": fleet[" + g + "].gpu/shape: " + e.getMessage(), e);
+    for (int i = 0; i < group.count(); i++) {
+      out.add(
+          EngineConfig.of(
+                  "pod-" + (firstIndex + i) + "-" + label(group).replace('/', '-'),
+                  scenario.model(),
+                  profile)
+              .withLoras(group.maxLoras(), group.maxCpuLoras()));
     }
     return out;
   }
