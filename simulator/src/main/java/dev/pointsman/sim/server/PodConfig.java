@@ -83,8 +83,7 @@ public record PodConfig(
       List<String> adapters,
       String engine,
       FaultConfig faults) {
-    this(
-        name, gpu, model, host, port, maxLoras, maxCpuLoras, adapters, engine, faults, null, null);
+    this(name, gpu, model, host, port, maxLoras, maxCpuLoras, adapters, engine, faults, null, null);
   }
 
   /** A pod with defaults for everything but its name and GPU. */
@@ -134,7 +133,18 @@ public record PodConfig(
   /** A copy imitating another engine, deployed as {@code options} say. */
   public PodConfig withEngine(String flavor, EngineOptions options) {
     return new PodConfig(
-        name, gpu, model, host, port, maxLoras, maxCpuLoras, adapters, flavor, faults, options, shape);
+        name,
+        gpu,
+        model,
+        host,
+        port,
+        maxLoras,
+        maxCpuLoras,
+        adapters,
+        flavor,
+        faults,
+        options,
+        shape);
   }
 
   /** A copy serving another model shape. */
