@@ -83,7 +83,35 @@ public record PodConfig(
       List<String> adapters,
       String engine,
       FaultConfig faults) {
-    this(name, gpu, model, host, port, maxLoras, maxCpuLoras, adapters, engine, faults, null, null);
+    this(name, gpu, model, host, port, maxLoras, maxCpuLoras, adapters, engine, faults, null);
+  }
+
+  /** A pod of the default model shape. */
+  public PodConfig(
+      String name,
+      String gpu,
+      String model,
+      String host,
+      Integer port,
+      Integer maxLoras,
+      Integer maxCpuLoras,
+      List<String> adapters,
+      String engine,
+      FaultConfig faults,
+      EngineOptions engineOptions) {
+    this(
+        name,
+        gpu,
+        model,
+        host,
+        port,
+        maxLoras,
+        maxCpuLoras,
+        adapters,
+        engine,
+        faults,
+        engineOptions,
+        null);
   }
 
   /** A pod with defaults for everything but its name and GPU. */
