@@ -1,61 +1,56 @@
 package dev.pointsman.sim.engine;
 
 /**
- * Speed and capacity of one GPU type serving a Llama-3-8B-class model; loaded as data from {@code
- * gpu-profiles.yaml}. The step time model is {@link #stepMs}.
+ * Speed and capacity of one pod: a model shape served on a GPU type, possibly over a
+ * tensor-parallel group of such GPUs. Built by {@link GpuProfiles} from spec sheets, model shapes
+ * and fits to measured kernel times; the step-time model is {@link StepCosts#stepMs}.
  *
- * @param name profile name, e.g. {@code H100-80}
- * @param prefillTokensPerSecond compute-bound token rate {@code R_prefill}
- * @param decodeFloorMs weight-read time of one step {@code t_w}
- * @param kvMicrosPerContextToken KV read time per context token in the batch
+ * @param name GPU type, e.g. {@code H100-80}: the label such a pod carries
+ * @param model model shape served, e.g. {@code llama-3-8b}
+ * @param tensorParallel GPUs per pod
+ * @param costs step-time constants
  * @param kvBlocks KV cache capacity in blocks
  * @param blockSize tokens per KV block
  * @param maxBatchedTokens per-step token budget
  * @param maxNumSeqs per-step sequence cap
- * @param stepOverheadMs fixed scheduling overhead per step
- * @param perSeqMicros per-sequence overhead per step
- * @param loraStepFactor step slow-down per distinct adapter in the batch
  */
 public record GpuProfile(
     String name,
-    double prefillTokensPerSecond,
-    double decodeFloorMs,
-    double kvMicrosPerContextToken,
+    String model,
+    int tensorParallel,
+    StepCosts costs,
     int kvBlocks,
     int blockSize,
     int maxBatchedTokens,
-    int maxNumSeqs,
-    double stepOverheadMs,
-    double perSeqMicros,
-    double loraStepFactor) {
+    int maxNumSeqs) {
 
   /** Validates every field. */
   public GpuProfile {
-    if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException("name: '" + name + "' (expected a non-blank name)");
+    Check.name("name", name);
+    Check.name("model", model);
+    Check.positive("tensorParallel", tensorParallel);
+    if (costs == null) {
+      throw new IllegalArgumentException("costs: null (expected step-time constants)");
     }
-    positive("prefillTokensPerSecond", prefillTokensPerSecond);
-    positive("decodeFloorMs", decodeFloorMs);
-    nonNegative("kvMicrosPerContextToken", kvMicrosPerContextToken);
-    positive("kvBlocks", kvBlocks);
-    positive("blockSize", blockSize);
-    positive("maxBatchedTokens", maxBatchedTokens);
-    positive("maxNumSeqs", maxNumSeqs);
-    nonNegative("stepOverheadMs", stepOverheadMs);
-    nonNegative("perSeqMicros", perSeqMicros);
-    nonNegative("loraStepFactor", loraStepFactor);
+    Check.positive("kvBlocks", kvBlocks);
+    Check.positive("blockSize", blockSize);
+    Check.positive("maxBatchedTokens", maxBatchedTokens);
+    Check.positive("maxNumSeqs", maxNumSeqs);
   }
 
-  /**
-   * Duration of one engine step: {@code overhead + max(t_w + kv·context, (prefill + decodes)/R) +
-   * perSeq·batch}, times {@code 1 + loraStepFactor·distinctAdapters}.
-   */
-  public double stepMs(
-      long prefillTokens, int decodeSeqs, long contextTokens, int batch, int distinctAdapters) {
-    double memoryMs = decodeFloorMs + kvMicrosPerContextToken * contextTokens / 1000.0;
-    double computeMs = (prefillTokens + decodeSeqs) * 1000.0 / prefillTokensPerSecond;
-    double ms = stepOverheadMs + Math.max(memoryMs, computeMs) + perSeqMicros * batch / 1000.0;
-    return ms * (1.0 + loraStepFactor * distinctAdapters);
+  /** {@code name/model}, unique in a {@link GpuProfiles}. */
+  public String key() {
+    return name + "/" + model;
+  }
+
+  /** Tokens per second of the linear operations in compute-bound steps (a speed ranking). */
+  public double prefillTokensPerSecond() {
+    return 1000.0 / costs.linearMsPerToken();
+  }
+
+  /** The shortest possible step: one sequence, one token, no context. */
+  public double minStepMs() {
+    return costs.stepMs(1, 0, 1, 0, 1, 1, 0);
   }
 
   /** KV capacity in tokens. */
@@ -63,15 +58,9 @@ public record GpuProfile(
     return (long) kvBlocks * blockSize;
   }
 
-  private static void positive(String field, double value) {
-    if (!(value > 0)) {
-      throw new IllegalArgumentException(field + ": " + value + " (expected > 0)");
-    }
-  }
-
-  private static void nonNegative(String field, double value) {
-    if (!(value >= 0)) {
-      throw new IllegalArgumentException(field + ": " + value + " (expected >= 0)");
-    }
+  /** A copy with other capacity and batch limits (tests, small experiments). */
+  public GpuProfile withLimits(String newName, int blocks, int batchedTokens, int numSeqs) {
+    return new GpuProfile(
+        newName, model, tensorParallel, costs, blocks, blockSize, batchedTokens, numSeqs);
   }
 }

@@ -24,6 +24,8 @@ final class Scheduler {
   private int budget;
   private long prefillTokens;
   private long contextTokens;
+  private long decodeContextTokens;
+  private long prefillPairs;
   private int decodes;
 
   Scheduler(EngineConfig config) {
@@ -66,6 +68,8 @@ final class Scheduler {
     budget = gpu.maxBatchedTokens();
     prefillTokens = 0;
     contextTokens = 0;
+    decodeContextTokens = 0;
+    prefillPairs = 0;
     decodes = 0;
     if (!scheduleRunning()) {
       scheduleWaiting();
@@ -74,7 +78,15 @@ final class Scheduler {
       return -1;
     }
     stats.steps++;
-    return gpu.stepMs(prefillTokens, decodes, contextTokens, batch.size(), distinctAdapters());
+    return gpu.costs()
+        .stepMs(
+            prefillTokens,
+            decodes,
+            contextTokens,
+            decodeContextTokens,
+            prefillPairs,
+            batch.size(),
+            distinctAdapters());
   }
 
   /** Schedules running requests; returns whether any was preempted. */
@@ -133,8 +145,11 @@ final class Scheduler {
     contextTokens += s.computed + n;
     if (n == 1 && s.generated > 0) {
       decodes++;
+      decodeContextTokens += s.computed + 1;
     } else {
       prefillTokens += n;
+      // causal attention: the i-th new token (1-based) attends to computed + i keys
+      prefillPairs += (long) n * s.computed + (long) n * (n + 1) / 2;
     }
   }
 

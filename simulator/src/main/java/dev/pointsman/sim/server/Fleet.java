@@ -66,7 +66,7 @@ public final class Fleet implements AutoCloseable {
   private void startPod(
       PodConfig pc, GpuProfiles profiles, RealTimeDriver driver, long seed, InstantSource clock) {
     EngineConfig ec =
-        EngineConfig.of(pc.name(), pc.model(), profiles.get(pc.gpu()))
+        EngineConfig.of(pc.name(), pc.model(), profiles.get(pc.gpu(), pc.shape()))
             .withLoras(pc.maxLoras(), pc.maxCpuLoras());
     int index = driver.addPod(i -> new Engine(ec, i, driver.listener()));
     SimPod pod = new SimPod(pc, ec, index, driver, seed, clock);

@@ -79,21 +79,11 @@ public record FleetConfig(List<PodConfig> pods, Long seed, String gpuProfiles) {
     return gpuProfiles == null ? builtIn : builtIn.withFile(dir.resolve(gpuProfiles));
   }
 
-  /** Checks every pod's GPU name. */
+  /** Checks every pod's GPU type and model shape. */
   public void checkGpus(GpuProfiles profiles, String source) {
     for (int i = 0; i < pods.size(); i++) {
-      String gpu = pods.get(i).gpu();
-      if (!profiles.names().contains(gpu)) {
-        throw new IllegalArgumentException(
-            source
-                + ": pods["
-                + i
-                + "].gpu: "
-                + gpu
-                + " (expected one of "
-                + new java.util.TreeSet<>(profiles.names())
-                + ")");
-      }
+      PodConfig pod = pods.get(i);
+      profiles.forEntry(source + ": pods[" + i + "]", pod.gpu(), pod.shape());
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.pointsman.sim.server;
 
+import dev.pointsman.sim.engine.GpuProfiles;
 import java.util.List;
 
 /**
@@ -18,6 +19,8 @@ import java.util.List;
  *     backend)
  * @param faults injected faults, default none
  * @param engineOptions how the engine is deployed (data/tensor parallelism, priorities, release)
+ * @param shape model shape of the profile, default {@link GpuProfiles#DEFAULT_MODEL}; with {@code
+ *     gpu} it selects the profile (e.g. {@code H100-80} + {@code llama-3-70b}: a 4-GPU pod)
  */
 public record PodConfig(
     String name,
@@ -30,7 +33,8 @@ public record PodConfig(
     List<String> adapters,
     String engine,
     FaultConfig faults,
-    EngineOptions engineOptions) {
+    EngineOptions engineOptions,
+    String shape) {
 
   /** The engines the simulator imitates. */
   public static final List<String> ENGINES = List.of("vllm", "sglang", "trtllm", "triton-trtllm");
@@ -48,6 +52,7 @@ public record PodConfig(
     engine = engine == null ? "vllm" : engine;
     faults = faults == null ? FaultConfig.NONE : faults;
     engineOptions = engineOptions == null ? EngineOptions.NONE : engineOptions;
+    shape = shape == null ? GpuProfiles.DEFAULT_MODEL : shape;
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port: " + port + " (expected 0..65535)");
     }
@@ -66,7 +71,7 @@ public record PodConfig(
     engineOptions.checkFor(engine);
   }
 
-  /** A pod with the default engine options. */
+  /** A pod with the default engine options and model shape. */
   public PodConfig(
       String name,
       String gpu,
@@ -81,6 +86,34 @@ public record PodConfig(
     this(name, gpu, model, host, port, maxLoras, maxCpuLoras, adapters, engine, faults, null);
   }
 
+  /** A pod of the default model shape. */
+  public PodConfig(
+      String name,
+      String gpu,
+      String model,
+      String host,
+      Integer port,
+      Integer maxLoras,
+      Integer maxCpuLoras,
+      List<String> adapters,
+      String engine,
+      FaultConfig faults,
+      EngineOptions engineOptions) {
+    this(
+        name,
+        gpu,
+        model,
+        host,
+        port,
+        maxLoras,
+        maxCpuLoras,
+        adapters,
+        engine,
+        faults,
+        engineOptions,
+        null);
+  }
+
   /** A pod with defaults for everything but its name and GPU. */
   public static PodConfig of(String name, String gpu) {
     return new PodConfig(name, gpu, null, null, null, null, null, null, null, null);
@@ -89,7 +122,18 @@ public record PodConfig(
   /** A copy with other adapters. */
   public PodConfig withAdapters(List<String> list) {
     return new PodConfig(
-        name, gpu, model, host, port, maxLoras, maxCpuLoras, list, engine, faults, engineOptions);
+        name,
+        gpu,
+        model,
+        host,
+        port,
+        maxLoras,
+        maxCpuLoras,
+        list,
+        engine,
+        faults,
+        engineOptions,
+        shape);
   }
 
   /** A copy on another port. */
@@ -105,7 +149,8 @@ public record PodConfig(
         adapters,
         engine,
         faults,
-        engineOptions);
+        engineOptions,
+        shape);
   }
 
   /** A copy imitating another engine, with default options. */
@@ -116,7 +161,35 @@ public record PodConfig(
   /** A copy imitating another engine, deployed as {@code options} say. */
   public PodConfig withEngine(String flavor, EngineOptions options) {
     return new PodConfig(
-        name, gpu, model, host, port, maxLoras, maxCpuLoras, adapters, flavor, faults, options);
+        name,
+        gpu,
+        model,
+        host,
+        port,
+        maxLoras,
+        maxCpuLoras,
+        adapters,
+        flavor,
+        faults,
+        options,
+        shape);
+  }
+
+  /** A copy serving another model shape. */
+  public PodConfig withShape(String modelShape) {
+    return new PodConfig(
+        name,
+        gpu,
+        model,
+        host,
+        port,
+        maxLoras,
+        maxCpuLoras,
+        adapters,
+        engine,
+        faults,
+        engineOptions,
+        modelShape);
   }
 
   private static void require(String value, String field) {

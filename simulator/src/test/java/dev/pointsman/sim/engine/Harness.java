@@ -16,19 +16,7 @@ final class Harness {
   }
 
   static GpuProfile tiny(int kvBlocks) {
-    GpuProfile h = PROFILES.get("H100-80");
-    return new GpuProfile(
-        "tiny",
-        h.prefillTokensPerSecond(),
-        h.decodeFloorMs(),
-        h.kvMicrosPerContextToken(),
-        kvBlocks,
-        16,
-        512,
-        64,
-        0.5,
-        4,
-        0.035);
+    return PROFILES.get("H100-80").withLimits("tiny", kvBlocks, 512, 64);
   }
 
   static SimRequest request(long id, double at, int prompt, int output) {

@@ -78,8 +78,8 @@ class LoraTest {
   @Test
   void eachDistinctAdapterInTheBatchSlowsTheStep() {
     GpuProfile h = Harness.PROFILES.get("H100-80");
-    double plain = h.stepMs(0, 4, 1000, 4, 0);
-    double two = h.stepMs(0, 4, 1000, 4, 2);
+    double plain = h.costs().stepMs(0, 4, 1000, 1000, 0, 4, 0);
+    double two = h.costs().stepMs(0, 4, 1000, 1000, 0, 4, 2);
 
     assertThat(two / plain).isCloseTo(1.07, within(1e-9));
   }

@@ -106,4 +106,24 @@ class FleetConfigTest {
     assertThatThrownBy(() -> FleetConfig.load(f))
         .hasMessageEndingWith("pods[1].name: a (expected a unique name)");
   }
+
+  @Test
+  void aPodPicksItsModelShape() throws Exception {
+    FleetConfig c =
+        FleetConfig.load(
+            write(
+                "pods:\n  - {name: big, gpu: H100-80, shape: llama-3-70b}\n  - {name: s, gpu: L4}\n"));
+
+    assertThat(c.pods().get(0).shape()).isEqualTo("llama-3-70b");
+    assertThat(c.pods().get(1).shape()).isEqualTo("llama-3-8b");
+  }
+
+  @Test
+  void aShapeWithoutAProfileOnThatGpuNamesThePodAndTheKnownPairs() throws Exception {
+    Path f = write("pods:\n  - {name: a, gpu: L4, shape: llama-3-70b}\n");
+
+    assertThatThrownBy(() -> FleetConfig.load(f))
+        .hasMessageContaining(
+            "pods[0].shape: L4/llama-3-70b (expected one of [A100-40/llama-3-8b,");
+  }
 }

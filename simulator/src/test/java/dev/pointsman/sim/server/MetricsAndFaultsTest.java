@@ -57,7 +57,7 @@ class MetricsAndFaultsTest {
             "# TYPE vllm:cache_config_info gauge\n",
             "block_size=\"16\"",
             ",engine=\"0\",",
-            "num_gpu_blocks=\"28000\"",
+            "num_gpu_blocks=\"" + GpuProfiles.builtIn().get("A100-80").kvBlocks() + "\"",
             "# TYPE vllm:lora_requests_info gauge\nvllm:lora_requests_info{"
                 + "max_lora=\"4\",running_lora_adapters=\"\",waiting_lora_adapters=\"\"} ",
             "# TYPE vllm:prefix_cache_queries_total counter\nvllm:prefix_cache_queries_total{"

@@ -83,8 +83,7 @@ final class Oracle implements RoutingPolicy {
    * that cannot beat the best so far are not cloned.
    */
   private static double lowerBoundMs(Engine pod, SimRequest request) {
-    var gpu = pod.config().gpu();
-    return pod.config().apiOverheadMs() + gpu.stepOverheadMs() + gpu.decodeFloorMs();
+    return pod.config().apiOverheadMs() + pod.config().gpu().minStepMs();
   }
 
   /** TTFT of {@code request} on a clone of pod {@code pod}, or +inf once past {@code limitMs}. */

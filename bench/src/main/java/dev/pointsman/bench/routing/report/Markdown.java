@@ -1,5 +1,6 @@
 package dev.pointsman.bench.routing.report;
 
+import dev.pointsman.bench.routing.run.Fleets;
 import dev.pointsman.bench.routing.run.RunResult;
 import dev.pointsman.bench.routing.run.ScenarioResult;
 import dev.pointsman.bench.routing.scenario.PodGroup;
@@ -158,7 +159,7 @@ public final class Markdown {
   static String fleet(Scenario s) {
     StringBuilder sb = new StringBuilder();
     for (PodGroup g : s.fleet()) {
-      sb.append(sb.isEmpty() ? "" : " + ").append(g.count()).append("×").append(g.gpu());
+      sb.append(sb.isEmpty() ? "" : " + ").append(g.count()).append("×").append(Fleets.label(g));
     }
     return sb.toString();
   }

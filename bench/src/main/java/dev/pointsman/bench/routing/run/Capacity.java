@@ -5,6 +5,7 @@ import dev.pointsman.bench.routing.workload.BenchRequest;
 import dev.pointsman.bench.routing.workload.RequestStream;
 import dev.pointsman.sim.engine.EngineConfig;
 import dev.pointsman.sim.engine.EngineListener;
+import dev.pointsman.sim.engine.GpuProfiles;
 import dev.pointsman.sim.engine.RequestResult;
 import dev.pointsman.sim.engine.VirtualCluster;
 import java.util.ArrayList;
@@ -42,10 +43,12 @@ public final class Capacity {
     double[] perPod = new double[configs.size()];
     for (int i = 0; i < configs.size(); i++) {
       EngineConfig c = configs.get(i);
-      String key = c.gpu().name() + "/" + c.maxLoras() + "/" + c.maxCpuLoras();
+      String profile =
+          c.gpu().model().equals(GpuProfiles.DEFAULT_MODEL) ? c.gpu().name() : c.gpu().key();
+      String key = profile + "/" + c.maxLoras() + "/" + c.maxCpuLoras();
       double rate = byKey.computeIfAbsent(key, k -> saturatedRate(scenario, c, requests, seed));
       perPod[i] = rate;
-      byProfile.putIfAbsent(c.gpu().name(), rate);
+      byProfile.putIfAbsent(profile, rate);
     }
     return new Capacity(byProfile, perPod);
   }

@@ -3,6 +3,7 @@ package dev.pointsman.bench.routing.run;
 import dev.pointsman.bench.routing.scenario.PodGroup;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.sim.engine.EngineConfig;
+import dev.pointsman.sim.engine.GpuProfile;
 import dev.pointsman.sim.engine.GpuProfiles;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,20 +25,24 @@ public final class Fleets {
 
   static List<EngineConfig> group(Scenario scenario, int g, int firstIndex) {
     PodGroup group = scenario.fleet().get(g);
+    GpuProfile profile =
+        PROFILES.forEntry(scenario.name() + ": fleet[" + g + "]", group.gpu(), group.shape());
     List<EngineConfig> out = new ArrayList<>();
-    try {
-      for (int i = 0; i < group.count(); i++) {
-        out.add(
-            EngineConfig.of(
-                    "pod-" + (firstIndex + i) + "-" + group.gpu(),
-                    scenario.model(),
-                    PROFILES.get(group.gpu()))
-                .withLoras(group.maxLoras(), group.maxCpuLoras()));
-      }
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          scenario.name() + ": fleet[" + g + "].gpu: " + e.getMessage(), e);
+    for (int i = 0; i < group.count(); i++) {
+      out.add(
+          EngineConfig.of(
+                  "pod-" + (firstIndex + i) + "-" + label(group).replace('/', '-'),
+                  scenario.model(),
+                  profile)
+              .withLoras(group.maxLoras(), group.maxCpuLoras()));
     }
     return out;
+  }
+
+  /** The group's GPU type, with its model shape when that is not the default one. */
+  public static String label(PodGroup group) {
+    return group.shape().equals(GpuProfiles.DEFAULT_MODEL)
+        ? group.gpu()
+        : group.gpu() + "/" + group.shape();
   }
 }

@@ -31,7 +31,7 @@ class FleetViewTest {
     fleet.applyScrape(0, cluster.snapshot(0));
 
     EndpointMetrics m = fleet.metrics(0);
-    assertThat(m.kvCapacityTokens()).isEqualTo(2000L * 16);
+    assertThat(m.kvCapacityTokens()).isEqualTo(l4.gpu().kvTokens());
     assertThat(m.runningRequests() + m.waitingRequests()).isEqualTo(2);
     assertThat(m.kvCacheUsage()).isPositive();
     assertThat(m.maxLoras()).isEqualTo(4);

@@ -122,7 +122,7 @@ class ScenariosTest {
                     "x",
                     null,
                     null,
-                    List.of(new PodGroup("L4", 1, null, null)),
+                    List.of(new PodGroup("L4", 1, null, null, null)),
                     List.of(WorkloadPart.of("sharegpt")),
                     null,
                     null,
