@@ -4,7 +4,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.concurrent.TimeUnit;
 
-/** {@code GET /metrics}, honouring the pod's metrics faults (down with 503 or close, slow). */
+/**
+ * {@code GET /metrics}, honouring the pod's metrics faults (down with 503 or close, slow); a pod
+ * whose engine is restarting closes the connection.
+ */
 final class MetricsHandler {
   private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -25,16 +28,21 @@ final class MetricsHandler {
       default -> {
         long delayNanos = (long) (f.metricsDelayMs() * 1e6);
         pod.driver
-            .call(() -> render(pod))
+            .call(() -> pod.driver.engine(pod.index).isUp() ? render(pod) : null)
             .thenAccept(
-                text ->
-                    ctx.executor()
-                        .schedule(
-                            () ->
-                                HttpReplies.send(
-                                    ctx, pod, keepAlive, HttpResponseStatus.OK, CONTENT_TYPE, text),
-                            delayNanos,
-                            TimeUnit.NANOSECONDS));
+                text -> {
+                  if (text == null) {
+                    ctx.executor().execute(ctx::close);
+                    return;
+                  }
+                  ctx.executor()
+                      .schedule(
+                          () ->
+                              HttpReplies.send(
+                                  ctx, pod, keepAlive, HttpResponseStatus.OK, CONTENT_TYPE, text),
+                          delayNanos,
+                          TimeUnit.NANOSECONDS);
+                });
       }
     }
   }
