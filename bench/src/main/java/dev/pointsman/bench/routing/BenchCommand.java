@@ -60,6 +60,14 @@ public final class BenchCommand implements Callable<Integer> {
   boolean quick;
 
   @Option(
+      names = "--clean-world",
+      description =
+          "Runs in the clean world: no step noise, stragglers or restarts, scrapes that arrive at"
+              + " once and never fail (default: each scenario's world, imperfect unless it says"
+              + " cleanWorld: true).")
+  boolean cleanWorld;
+
+  @Option(
       names = "--policies",
       split = ",",
       paramLabel = "NAME",
@@ -116,6 +124,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (quick) {
           scenario = scenario.quickVersion();
         }
+        if (cleanWorld) {
+          scenario = scenario.inCleanWorld();
+        }
         instances.addAll(scenario.instances());
       }
     } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
@@ -148,6 +159,9 @@ public final class BenchCommand implements Callable<Integer> {
     sb.append(" --out ").append(out);
     if (quick) {
       sb.append(" --quick");
+    }
+    if (cleanWorld) {
+      sb.append(" --clean-world");
     }
     if (policies != null) {
       sb.append(" --policies ").append(String.join(",", policies));

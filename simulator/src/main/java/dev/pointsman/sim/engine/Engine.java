@@ -1,8 +1,10 @@
 package dev.pointsman.sim.engine;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
@@ -12,27 +14,59 @@ import java.util.Set;
  * {@link #advanceTo} a time; the engine reports events to its {@link EngineListener}. Pure: no
  * threads, no wall clock; deterministic for the same calls. Not thread-safe: one thread drives it.
  * Times are milliseconds on the driver's clock.
+ *
+ * <p>In an imperfect world ({@link Imperfections}) each step's duration is multiplied by seeded
+ * noise and by a straggler episode's slowdown, and the engine restarts now and then: every pending,
+ * waiting and running request is lost (reported by {@link EngineListener#onFailed}, never
+ * re-queued: a restarted vLLM process keeps no queue, its clients see the connection reset), the KV
+ * and prefix cache and the GPU-resident adapters are emptied, and {@link #submit} refuses requests
+ * until the restart period ends. Counters carry on across a restart.
  */
 public final class Engine {
   private final EngineConfig config;
   private final int pod;
   private final EngineListener listener;
-  private final Scheduler sched;
+  private final Disturbances world;
+  private Scheduler sched;
   private final PriorityQueue<Seq> pending;
   private final Map<Long, Seq> live;
   private final Map<String, Long> identities;
   private double now;
   private double stepEndMs = Double.POSITIVE_INFINITY;
   private long order;
+  private int restarts;
+  private double upAtMs = Double.NEGATIVE_INFINITY;
+  private long lost;
 
   /** An idle engine at time 0; {@code pod} is reported in events. */
   public Engine(EngineConfig config, int pod, EngineListener listener) {
-    this(config, pod, listener, new Scheduler(config), new HashMap<>());
+    this(config, pod, listener, Imperfections.CLEAN, 0);
+  }
+
+  /**
+   * An idle engine at time 0 in the imperfect {@code world}, its draws seeded by {@code seed} and
+   * {@code pod}.
+   */
+  public Engine(
+      EngineConfig config, int pod, EngineListener listener, Imperfections world, long seed) {
+    this(
+        config,
+        pod,
+        listener,
+        new Scheduler(config),
+        new HashMap<>(),
+        new Disturbances(world, seed, pod));
   }
 
   private Engine(
-      EngineConfig config, int pod, EngineListener listener, Scheduler sched, Map<Long, Seq> live) {
+      EngineConfig config,
+      int pod,
+      EngineListener listener,
+      Scheduler sched,
+      Map<Long, Seq> live,
+      Disturbances world) {
     this.config = config;
+    this.world = world;
     this.pod = pod;
     this.listener = listener;
     this.sched = sched;
@@ -56,10 +90,14 @@ public final class Engine {
   /**
    * Accepts {@code r}; it enters the queue at {@code max(now, arrival + apiOverhead)}.
    *
-   * @throws IllegalArgumentException if its id is live, it can never fit in the KV cache, or it
-   *     names an adapter on an engine without adapter slots
+   * @throws IllegalArgumentException if its id is live, it can never fit in the KV cache, it names
+   *     an adapter on an engine without adapter slots, or the engine is restarting
    */
   public void submit(SimRequest r) {
+    if (Math.max(now, r.arrivalMs()) < upAtMs) {
+      throw new IllegalArgumentException(
+          "request " + r.id() + ": pod restarting until " + upAtMs + " ms (expected a live pod)");
+    }
     long need = (long) r.promptTokens() + r.outputTokens();
     if (need > config.gpu().kvTokens()) {
       throw new IllegalArgumentException(
@@ -107,6 +145,10 @@ public final class Engine {
   /** Time of the next internal event, or +infinity when idle. */
   public double nextEventTime() {
     double t = Math.min(stepEndMs, sched.lora.loadEndMs());
+    if (!live.isEmpty()) {
+      // an idle engine's restart is no event: advanceTo applies it when time passes it
+      t = Math.min(t, world.restart(restarts).startMs());
+    }
     return pending.isEmpty() ? t : Math.min(t, pending.peek().readyMs);
   }
 
@@ -114,6 +156,9 @@ public final class Engine {
   public void advanceTo(double timeMs) {
     while (nextEventTime() <= timeMs) {
       processNext();
+    }
+    while (world.restart(restarts).startMs() <= timeMs) {
+      restart(world.restart(restarts).startMs());
     }
     now = Math.max(now, timeMs);
   }
@@ -125,6 +170,10 @@ public final class Engine {
       return false;
     }
     now = Math.max(now, t);
+    if (world.restart(restarts).startMs() <= t) {
+      restart(t);
+      return true;
+    }
     while (!pending.isEmpty() && pending.peek().readyMs <= t) {
       sched.enqueue(pending.poll());
     }
@@ -136,9 +185,50 @@ public final class Engine {
     sched.lora.startLoad(now);
     if (stepEndMs == Double.POSITIVE_INFINITY) {
       double d = sched.schedule();
-      stepEndMs = d < 0 ? Double.POSITIVE_INFINITY : now + d;
+      stepEndMs =
+          d < 0 ? Double.POSITIVE_INFINITY : now + d * world.stepFactor(sched.stats.steps, now);
     }
     return true;
+  }
+
+  /**
+   * Loses every live request, empties the caches and makes the pod unavailable for the restart
+   * period.
+   */
+  private void restart(double t) {
+    Disturbances.Episode e = world.restart(restarts++);
+    upAtMs = e.endMs();
+    List<Seq> gone = new ArrayList<>(live.values());
+    gone.sort(Comparator.comparingLong(s -> s.order));
+    live.clear();
+    pending.clear();
+    sched = sched.restarted();
+    stepEndMs = Double.POSITIVE_INFINITY;
+    for (Seq s : gone) {
+      s.done = true;
+      lost++;
+      listener.onFailed(pod, s.request, t);
+    }
+  }
+
+  /** Whether the engine takes requests now (false while it restarts). */
+  public boolean isUp() {
+    return now >= upAtMs;
+  }
+
+  /** Restarts so far. */
+  public int restarts() {
+    return restarts;
+  }
+
+  /** Requests lost to restarts so far. */
+  public long lostToRestarts() {
+    return lost;
+  }
+
+  /** The slowdown of a straggler episode at the engine's current time, 1 when there is none. */
+  public double stragglerSlowdown() {
+    return world.slowdownAt(now);
   }
 
   /** Whether no request is pending, waiting or running. */
@@ -184,11 +274,14 @@ public final class Engine {
       copies.put(s, c);
       liveCopy.put(s.request.id(), c);
     }
-    Engine e = new Engine(config, pod, listener, sched.copy(copies), liveCopy);
+    Engine e = new Engine(config, pod, listener, sched.copy(copies), liveCopy, world.copy());
     pending.forEach(s -> e.pending.add(copies.get(s)));
     e.now = now;
     e.stepEndMs = stepEndMs;
     e.order = order;
+    e.restarts = restarts;
+    e.upAtMs = upAtMs;
+    e.lost = lost;
     return e;
   }
 

@@ -16,4 +16,10 @@ public interface EngineListener {
 
   /** {@code request} finished. */
   default void onFinish(RequestResult result) {}
+
+  /**
+   * {@code request} was lost on {@code pod} at {@code timeMs} because the engine restarted; it will
+   * not finish there.
+   */
+  default void onFailed(int pod, SimRequest request, double timeMs) {}
 }

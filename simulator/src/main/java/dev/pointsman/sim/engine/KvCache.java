@@ -49,6 +49,11 @@ final class KvCache {
     return new KvCache(this);
   }
 
+  /** An empty cache of the same size, as after an engine restart. */
+  KvCache emptied() {
+    return new KvCache(total, blockSize, caching);
+  }
+
   int total() {
     return total;
   }

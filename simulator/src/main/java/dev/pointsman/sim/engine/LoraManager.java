@@ -51,6 +51,13 @@ final class LoraManager {
     return m;
   }
 
+  /** The adapters of a restarted engine: none loaded, none cached; the load count carries on. */
+  LoraManager restarted() {
+    LoraManager m = new LoraManager(gpuSlots, cpuSlots, warmMs, coldMs);
+    m.loads = loads;
+    return m;
+  }
+
   /** Whether requests for {@code adapter} can run now; touches its LRU position. */
   boolean isResident(String adapter) {
     return adapter.isEmpty() || gpu.get(adapter) != null;

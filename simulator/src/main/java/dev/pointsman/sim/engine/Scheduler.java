@@ -53,6 +53,11 @@ final class Scheduler {
     return c;
   }
 
+  /** The scheduler of a restarted engine: empty queues and caches, the same counters. */
+  Scheduler restarted() {
+    return new Scheduler(gpu, kv.emptied(), lora.restarted(), stats);
+  }
+
   static Map<Seq, Seq> identityMap() {
     return new IdentityHashMap<>();
   }

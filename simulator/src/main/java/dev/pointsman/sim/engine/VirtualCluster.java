@@ -16,11 +16,20 @@ public final class VirtualCluster {
   private final List<Engine> pods;
   private double now;
 
-  /** One engine per config; pod indexes follow the list order. */
+  /** One clean engine per config; pod indexes follow the list order. */
   public VirtualCluster(List<EngineConfig> configs, EngineListener listener) {
+    this(configs, listener, Imperfections.CLEAN, 0);
+  }
+
+  /**
+   * One engine per config in the imperfect {@code world}, pod i's draws seeded by {@code seed} and
+   * i (see {@link Engine}).
+   */
+  public VirtualCluster(
+      List<EngineConfig> configs, EngineListener listener, Imperfections world, long seed) {
     List<Engine> list = new ArrayList<>(configs.size());
     for (int i = 0; i < configs.size(); i++) {
-      list.add(new Engine(configs.get(i), i, listener));
+      list.add(new Engine(configs.get(i), i, listener, world, seed));
     }
     this.pods = List.copyOf(list);
   }
@@ -44,6 +53,7 @@ public final class VirtualCluster {
    * Sends {@code request} to pod {@code pod}. Its arrival must not be before {@link #now()}.
    *
    * @throws IllegalArgumentException on an arrival in the past or a request the pod cannot take
+   *     (including any request while it restarts)
    */
   public void submit(SimRequest request, int pod) {
     if (request.arrivalMs() < now) {
@@ -57,6 +67,11 @@ public final class VirtualCluster {
               + ")");
     }
     pods.get(pod).submit(request);
+  }
+
+  /** Whether pod {@code i} takes requests now (false while it restarts). */
+  public boolean isUp(int i) {
+    return pods.get(i).isUp();
   }
 
   /** Aborts a request on a pod (a client that went away); false if it was not live there. */

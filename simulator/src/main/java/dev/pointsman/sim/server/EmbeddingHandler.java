@@ -59,6 +59,11 @@ final class EmbeddingHandler {
     }
 
     @Override
+    public void onLost() {
+      ctx.executor().execute(ctx::close);
+    }
+
+    @Override
     public void onRejected(String message) {
       HttpReplies.rejected(ctx, pod, keepAlive, message);
     }

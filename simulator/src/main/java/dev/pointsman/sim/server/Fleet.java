@@ -54,7 +54,7 @@ public final class Fleet implements AutoCloseable {
     try {
       RealTimeDriver driver = new RealTimeDriver(scheduler, nanoTime);
       for (int i = 0; i < config.pods().size(); i++) {
-        fleet.startPod(config.pods().get(i), profiles, driver, config.seed() + i, clock);
+        fleet.startPod(config, i, profiles, driver, clock);
       }
       return fleet;
     } catch (RuntimeException e) {
@@ -64,11 +64,14 @@ public final class Fleet implements AutoCloseable {
   }
 
   private void startPod(
-      PodConfig pc, GpuProfiles profiles, RealTimeDriver driver, long seed, InstantSource clock) {
+      FleetConfig config, int n, GpuProfiles profiles, RealTimeDriver driver, InstantSource clock) {
+    PodConfig pc = config.pods().get(n);
+    long seed = config.seed() + n;
     EngineConfig ec =
         EngineConfig.of(pc.name(), pc.model(), profiles.get(pc.gpu(), pc.shape()))
             .withLoras(pc.maxLoras(), pc.maxCpuLoras());
-    int index = driver.addPod(i -> new Engine(ec, i, driver.listener()));
+    int index =
+        driver.addPod(i -> new Engine(ec, i, driver.listener(), config.world(), config.seed()));
     SimPod pod = new SimPod(pc, ec, index, driver, seed, clock);
     ServerBootstrap b =
         new ServerBootstrap()

@@ -1,6 +1,7 @@
 package dev.pointsman.sim.server;
 
 import dev.pointsman.sim.engine.GpuProfiles;
+import dev.pointsman.sim.engine.Imperfections;
 import dev.pointsman.sim.engine.YamlFiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,18 +22,22 @@ import java.util.Set;
  *   - {name: l4-a, gpu: L4, engine: sglang, faults: {errorRate: 0.1}}
  *   - {name: l4-b, gpu: L4, engine: trtllm}
  *   - {name: h100-b, gpu: H100-80, engineOptions: {dataParallel: 2}}
+ * world: {base: realistic}     # optional: step noise, stragglers, restarts (docs/simulator.md)
  * </pre>
  *
  * @param pods the pods, at least one, unique names
  * @param seed seed of sampled output lengths and injected errors
  * @param gpuProfiles optional path of a profile file, relative to the fleet file
+ * @param world the pods' imperfections, drawn from {@code seed}; default none (the clean engine)
  */
-public record FleetConfig(List<PodConfig> pods, Long seed, String gpuProfiles) {
+public record FleetConfig(
+    List<PodConfig> pods, Long seed, String gpuProfiles, Imperfections world) {
 
   /** Validates and copies. */
   public FleetConfig {
     pods = List.copyOf(pods == null ? List.of() : pods);
     seed = seed == null ? 1L : seed;
+    world = world == null ? Imperfections.CLEAN : world;
     if (pods.isEmpty()) {
       throw new IllegalArgumentException("pods: empty (expected at least one pod)");
     }
@@ -43,6 +48,11 @@ public record FleetConfig(List<PodConfig> pods, Long seed, String gpuProfiles) {
             "pods[" + i + "].name: " + pods.get(i).name() + " (expected a unique name)");
       }
     }
+  }
+
+  /** A fleet of clean engines. */
+  public FleetConfig(List<PodConfig> pods, Long seed, String gpuProfiles) {
+    this(pods, seed, gpuProfiles, null);
   }
 
   /** Reads and validates {@code file}, including each pod's GPU against the known profiles. */
@@ -70,7 +80,7 @@ public record FleetConfig(List<PodConfig> pods, Long seed, String gpuProfiles) {
     for (int i = 0; i < pods.size(); i++) {
       moved.add(pods.get(i).withPort(base == 0 ? 0 : base + i));
     }
-    return new FleetConfig(moved, seed, gpuProfiles);
+    return new FleetConfig(moved, seed, gpuProfiles, world);
   }
 
   /** The built-in profiles, plus {@link #gpuProfiles} resolved against {@code dir}. */

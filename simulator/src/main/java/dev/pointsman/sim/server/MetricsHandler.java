@@ -7,7 +7,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The metrics endpoints, per imitated engine: {@code /metrics} in Prometheus text for vLLM, SGLang
  * and Triton; for trtllm-serve, JSON iteration statistics at {@code /metrics} and Prometheus text
- * at {@code /prometheus/metrics}. Honours the pod's metrics faults (down with 503 or close, slow).
+ * at {@code /prometheus/metrics}. Honours the pod's metrics faults (down with 503 or close, slow);
+ * a pod whose engine is restarting closes the connection.
  */
 final class MetricsHandler {
   private static final String TEXT = "text/plain; version=0.0.4; charset=utf-8";
@@ -37,21 +38,32 @@ final class MetricsHandler {
         boolean json = pod.config.engine().equals("trtllm") && path.equals("/metrics");
         long delayNanos = (long) (f.metricsDelayMs() * 1e6);
         pod.driver
-            .call(() -> json ? iterations(pod) : render(pod))
+            .call(
+                () -> {
+                  if (!pod.driver.engine(pod.index).isUp()) {
+                    return null;
+                  }
+                  return json ? iterations(pod) : render(pod);
+                })
             .thenAccept(
-                body ->
-                    ctx.executor()
-                        .schedule(
-                            () ->
-                                HttpReplies.send(
-                                    ctx,
-                                    pod,
-                                    keepAlive,
-                                    HttpResponseStatus.OK,
-                                    json ? "application/json" : TEXT,
-                                    body),
-                            delayNanos,
-                            TimeUnit.NANOSECONDS));
+                body -> {
+                  if (body == null) {
+                    ctx.executor().execute(ctx::close);
+                    return;
+                  }
+                  ctx.executor()
+                      .schedule(
+                          () ->
+                              HttpReplies.send(
+                                  ctx,
+                                  pod,
+                                  keepAlive,
+                                  HttpResponseStatus.OK,
+                                  json ? "application/json" : TEXT,
+                                  body),
+                          delayNanos,
+                          TimeUnit.NANOSECONDS);
+                });
       }
     }
   }

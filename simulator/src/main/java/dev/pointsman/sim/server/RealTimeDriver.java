@@ -68,7 +68,11 @@ final class RealTimeDriver implements EngineListener {
             engines.get(pod).submit(r);
             sinks.get(pod).put(r.id(), sink);
           } catch (IllegalArgumentException e) {
-            sink.onRejected(e.getMessage());
+            if (engines.get(pod).isUp()) {
+              sink.onRejected(e.getMessage());
+            } else {
+              sink.onLost();
+            }
           }
           reschedule();
         };
@@ -130,6 +134,14 @@ final class RealTimeDriver implements EngineListener {
     RequestSink sink = sinks.get(pod).get(request.id());
     if (sink != null) {
       sink.onToken(generated);
+    }
+  }
+
+  @Override
+  public void onFailed(int pod, SimRequest request, double timeMs) {
+    RequestSink sink = sinks.get(pod).remove(request.id());
+    if (sink != null) {
+      sink.onLost();
     }
   }
 

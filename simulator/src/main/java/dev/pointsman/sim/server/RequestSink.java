@@ -12,4 +12,10 @@ interface RequestSink {
 
   /** The engine refused the request. */
   void onRejected(String message);
+
+  /**
+   * The engine restarted with the request live, or is restarting: the connection goes away, as when
+   * the server process dies.
+   */
+  void onLost();
 }

@@ -65,6 +65,11 @@ final class StreamSession implements RequestSink {
   }
 
   @Override
+  public void onLost() {
+    onRejected("lost");
+  }
+
+  @Override
   public void onRejected(String message) {
     ch.eventLoop()
         .execute(

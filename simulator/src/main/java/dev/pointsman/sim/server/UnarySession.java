@@ -45,6 +45,11 @@ final class UnarySession implements RequestSink {
   }
 
   @Override
+  public void onLost() {
+    ctx.executor().execute(ctx::close);
+  }
+
+  @Override
   public void onRejected(String message) {
     HttpReplies.rejected(ctx, pod, keepAlive, message);
   }

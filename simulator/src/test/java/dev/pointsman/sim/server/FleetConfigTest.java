@@ -3,6 +3,7 @@ package dev.pointsman.sim.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pointsman.sim.engine.Imperfections;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -72,6 +73,19 @@ class FleetConfigTest {
     assertThatThrownBy(() -> FleetConfig.load(f))
         .hasMessageEndingWith(
             "engine: tgi (expected one of [vllm, sglang, trtllm, triton-trtllm])");
+  }
+
+  @Test
+  void theWorldIsCleanUnlessTheFileSaysOtherwise() throws Exception {
+    FleetConfig clean = FleetConfig.load(write("pods:\n  - {name: a, gpu: L4}\n"));
+    FleetConfig noisy =
+        FleetConfig.load(
+            write("pods:\n  - {name: a, gpu: L4}\nworld: {restartsPerPodHour: 1}\n"));
+
+    assertThat(clean.world()).isEqualTo(Imperfections.CLEAN);
+    assertThat(noisy.world().restartsPerPodHour()).isEqualTo(1.0);
+    assertThat(noisy.world().stepNoiseSigma()).isEqualTo(Imperfections.REALISTIC.stepNoiseSigma());
+    assertThat(noisy.withPortBase(9000).world()).isEqualTo(noisy.world());
   }
 
   @Test

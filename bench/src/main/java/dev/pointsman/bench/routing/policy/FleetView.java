@@ -2,6 +2,7 @@ package dev.pointsman.bench.routing.policy;
 
 import dev.pointsman.bench.routing.workload.BenchRequest;
 import dev.pointsman.bench.routing.workload.PromptText;
+import dev.pointsman.picker.datastore.DatastoreConfig;
 import dev.pointsman.picker.scheduling.AdapterListing;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scheduling.EndpointMetrics;
@@ -24,6 +25,10 @@ import java.util.Set;
  * {@code gpu} label, the LoRA adapters each pod's {@code /v1/models} lists when the scenario
  * registers adapters on some pods only, and the prompt text the gateway would read. The exact
  * cluster is reachable only through {@link #exactClusterForOracle()}.
+ *
+ * <p>A failed scrape keeps the pod's last metrics, as the picker's datastore does; after {@link
+ * DatastoreConfig#DEFAULT}'s threshold of consecutive failures, or that long without a success, the
+ * pod is unavailable in {@link #pool()} until a scrape succeeds again. Every pod starts available.
  */
 public final class FleetView {
   /** The pool every bench endpoint belongs to. */
@@ -36,6 +41,8 @@ public final class FleetView {
   private final List<Set<String>> registered;
   private final long[] lastQueries;
   private final long[] lastHits;
+  private final int[] failures;
+  private final double[] lastSuccessMs;
   private final PromptText text =
       new PromptText(PrefixHasher.DEFAULT.blockChars() * PrefixHasher.DEFAULT.maxBlocks());
   private PoolSnapshot pool;
@@ -67,6 +74,8 @@ public final class FleetView {
     states = new EndpointState[n];
     lastQueries = new long[n];
     lastHits = new long[n];
+    failures = new int[n];
+    lastSuccessMs = new double[n];
     for (int i = 0; i < n; i++) {
       Endpoint e =
           new Endpoint(
@@ -129,6 +138,13 @@ public final class FleetView {
 
   /** Every endpoint with its last scrape, as the picker's datastore would publish it. */
   public PoolSnapshot pool() {
+    for (int i = 0; i < states.length; i++) {
+      boolean up = available(i);
+      if (states[i].available() != up) {
+        states[i] = new EndpointState(states[i].endpoint(), states[i].metrics(), up);
+        pool = null;
+      }
+    }
     if (pool == null) {
       List<EndpointState> list = new ArrayList<>(states.length);
       for (EndpointState s : states) {
@@ -139,8 +155,33 @@ public final class FleetView {
     return pool;
   }
 
+  /**
+   * Whether the picker's datastore would offer {@code pod} now: fewer consecutive failed scrapes
+   * than its threshold, and a successful one within {@code unavailableAfter}.
+   */
+  public boolean available(int pod) {
+    DatastoreConfig d = DatastoreConfig.DEFAULT;
+    return failures[pod] < d.failureThreshold()
+        && nowMs() - lastSuccessMs[pod] <= d.unavailableAfter().toMillis();
+  }
+
+  /** A scrape of {@code pod} failed now: its last metrics stay. */
+  public void scrapeFailed(int pod) {
+    failures[pod]++;
+  }
+
   /** Applies a scrape of {@code pod} taken now. */
   public void applyScrape(int pod, PodSnapshot s) {
+    applyScrape(pod, s, nowMs());
+  }
+
+  /**
+   * Applies, now, a scrape of {@code pod} that started at {@code takenAtMs} and saw {@code s}; its
+   * metrics carry that start time, as the picker's scraper stamps them.
+   */
+  public void applyScrape(int pod, PodSnapshot s, double takenAtMs) {
+    failures[pod] = 0;
+    lastSuccessMs[pod] = nowMs();
     long queries = s.counters().prefixQueryTokens();
     long hits = s.counters().prefixHitTokens();
     long dq = queries - lastQueries[pod];
@@ -158,7 +199,7 @@ public final class FleetView {
             s.waitingAdapters(),
             c.maxLoras(),
             hitRate,
-            nowNanos(),
+            (long) (takenAtMs * 1_000_000),
             registered == null ? AdapterListing.UNKNOWN : AdapterListing.of(registered.get(pod)));
     states[pod] = new EndpointState(states[pod].endpoint(), m, true);
     pool = null;

@@ -23,4 +23,12 @@ public interface RoutingPolicy {
 
   /** {@code request} finished on {@code pod}. */
   default void onFinish(BenchRequest request, int pod) {}
+
+  /**
+   * {@code request} failed on {@code pod} (the pod restarted, or refused it): the stream ended
+   * without a result. By default it is handled as the end of the request.
+   */
+  default void onFailed(BenchRequest request, int pod) {
+    onFinish(request, pod);
+  }
 }

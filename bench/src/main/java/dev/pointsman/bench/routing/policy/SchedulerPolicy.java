@@ -103,6 +103,16 @@ final class SchedulerPolicy implements RoutingPolicy {
     }
   }
 
+  /** A failed stream releases its ticket and teaches nothing: it reported no usage. */
+  @Override
+  public void onFailed(BenchRequest request, int pod) {
+    Decision.Picked p = picks.remove(request.id());
+    firstTokenMs.remove(request.id());
+    if (p != null) {
+      p.ticket().release();
+    }
+  }
+
   @Override
   public void onFinish(BenchRequest request, int pod) {
     Decision.Picked p = picks.remove(request.id());

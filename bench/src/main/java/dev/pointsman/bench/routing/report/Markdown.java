@@ -5,7 +5,9 @@ import dev.pointsman.bench.routing.run.RunResult;
 import dev.pointsman.bench.routing.run.ScenarioResult;
 import dev.pointsman.bench.routing.scenario.PodGroup;
 import dev.pointsman.bench.routing.scenario.Scenario;
+import dev.pointsman.bench.routing.scenario.ScrapeSpec;
 import dev.pointsman.bench.routing.scenario.WorkloadPart;
+import dev.pointsman.sim.engine.Imperfections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -70,6 +72,8 @@ public final class Markdown {
             s.slo().ttftMs(),
             s.slo().tpotMs(),
             s.slo().kneeP99TtftMs()));
+    sb.setLength(sb.length() - 1);
+    sb.append("- World: ").append(world(s)).append("\n\n");
     double h = r.headlineLoad();
     sb.append("| policy | knee (load) | gap captured");
     sb.append(r.gapLoad() == null ? "" : " @" + pct(r.gapLoad()));
@@ -233,5 +237,41 @@ public final class Markdown {
       return "–";
     }
     return String.format(Locale.ROOT, "%." + decimals + "f", v);
+  }
+
+  /** The scenario's world in one line (docs/benchmarks.md, "The benchmark's world"). */
+  static String world(Scenario s) {
+    Imperfections w = s.world();
+    ScrapeSpec sc = s.scrape();
+    String pods =
+        w.isClean()
+            ? "clean pods"
+            : String.format(
+                Locale.ROOT,
+                "step noise σ %s; stragglers %s per pod-hour, %s–%s× for %.0f s; restarts %s per"
+                    + " pod-hour, %.0f s down",
+                num(w.stepNoiseSigma()),
+                num(w.stragglersPerPodHour()),
+                num(w.stragglerMinSlowdown()),
+                num(w.stragglerMaxSlowdown()),
+                w.stragglerSeconds(),
+                num(w.restartsPerPodHour()),
+                w.restartSeconds());
+    String scrapes =
+        sc.isClean()
+            ? "scrapes applied at their tick, never failing"
+            : String.format(
+                Locale.ROOT,
+                "scrape lag median %s ms (σ %s), %s%% failing, %.0f ms timeout",
+                num(sc.lagMedianMs()),
+                num(sc.lagSigma()),
+                num(sc.failureRate() * 100),
+                sc.timeoutMs());
+    return pods + "; " + scrapes;
+  }
+
+  /** {@code v} without trailing zeros. */
+  private static String num(double v) {
+    return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
   }
 }

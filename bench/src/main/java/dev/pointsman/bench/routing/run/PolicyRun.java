@@ -5,6 +5,7 @@ import dev.pointsman.bench.routing.policy.Policies;
 import dev.pointsman.bench.routing.policy.Route;
 import dev.pointsman.bench.routing.policy.RoutingPolicy;
 import dev.pointsman.bench.routing.scenario.Scenario;
+import dev.pointsman.bench.routing.scenario.ScrapeSpec;
 import dev.pointsman.bench.routing.workload.BenchRequest;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.sim.engine.EngineConfig;
@@ -19,10 +20,17 @@ import java.util.SplittableRandom;
 
 /**
  * One policy on one request stream, in virtual time: scrapes reach the policy every interval (each
- * pod at its own phase), each arrival is routed on what the policy can see, and the run ends after
- * a drain period. Deterministic for the same inputs; no wall clock.
+ * pod at its own phase, late or failing as the scenario's {@link ScrapeFeed} says), each arrival is
+ * routed on what the policy can see, and the run ends after a drain period. The pods live in the
+ * scenario's world (step noise, stragglers, restarts), drawn from the run's seed alone, so every
+ * policy meets the same stragglers and restarts. Deterministic for the same inputs; no wall clock.
  */
 public final class PolicyRun {
+  /** Mixed into the run seed for the pods' world and for the scrape faults. */
+  private static final long WORLD_SEED = 0x574F524C44L;
+
+  private static final long SCRAPE_FAULT_SEED = 0x5343524150L;
+
   private final Scenario scenario;
   private final Capacity capacity;
   private final String policyName;
@@ -98,7 +106,7 @@ public final class PolicyRun {
 
   private RunResult execute(Map<String, PolicyConfig> custom) {
     List<EngineConfig> configs = Fleets.configs(scenario);
-    cluster = new VirtualCluster(configs, listener());
+    cluster = new VirtualCluster(configs, listener(), scenario.world(), seed ^ WORLD_SEED);
     fleet =
         new FleetView(
             configs,
@@ -106,13 +114,13 @@ public final class PolicyRun {
             cluster,
             scenario.lora() == null ? null : scenario.lora().placement(configs.size()));
     policy = Policies.create(policyName, fleet, new SplittableRandom(seed * 31 + 7), custom);
-    int pods = configs.size();
-    double interval = scenario.scrape().intervalMs();
-    SplittableRandom phases = new SplittableRandom(seed ^ 0x5C2A9EL);
-    double[] nextScrape = new double[pods];
-    for (int i = 0; i < pods; i++) {
-      nextScrape[i] = phases.nextDouble() * scenario.scrape().jitterMs();
-    }
+    ScrapeSpec spec = scenario.scrape();
+    ScrapeFeed scrapes =
+        new ScrapeFeed(
+            spec,
+            configs.size(),
+            new SplittableRandom(seed ^ 0x5C2A9EL),
+            new SplittableRandom(seed ^ SCRAPE_FAULT_SEED));
     double warmupMs = scenario.warmupSeconds() * 1000;
     double durationMs = scenario.durationSeconds() * 1000;
     double[] marks = {warmupMs, durationMs};
@@ -120,8 +128,7 @@ public final class PolicyRun {
     for (BenchRequest r : stream) {
       double t = r.arrivalMs();
       while (true) {
-        int pod = argMin(nextScrape);
-        double scrapeAt = nextScrape[pod];
+        double scrapeAt = scrapes.nextEventMs();
         double markAt = mark < marks.length ? marks[mark] : Double.POSITIVE_INFINITY;
         if (Math.min(scrapeAt, markAt) > t) {
           break;
@@ -131,9 +138,7 @@ public final class PolicyRun {
           captureCounters(mark++);
         } else {
           cluster.runUntil(scrapeAt);
-          fleet.applyScrape(pod, cluster.snapshot(pod));
-          policy.onScrape(pod);
-          nextScrape[pod] += interval;
+          scrapes.fire(cluster, fleet, policy);
         }
       }
       cluster.runUntil(t);
@@ -157,7 +162,7 @@ public final class PolicyRun {
     if (!fleet.serves(route.pod(), r)) {
       // the pod does not list the adapter: the server answers 404
       outcome[idx] = Route.Outcome.FAILED;
-      policy.onFinish(r, route.pod());
+      policy.onFailed(r, route.pod());
       return;
     }
     try {
@@ -166,8 +171,9 @@ public final class PolicyRun {
       predicted[idx] = route.predictedTtftMs();
       predictedTpot[idx] = route.predictedTpotMs();
     } catch (IllegalArgumentException e) {
+      // the pod cannot hold it, or is restarting (connection refused)
       outcome[idx] = Route.Outcome.FAILED;
-      policy.onFinish(r, route.pod());
+      policy.onFailed(r, route.pod());
     }
   }
 
@@ -187,6 +193,14 @@ public final class PolicyRun {
         cached[idx] = result.cachedTokens();
         policy.onFinish(stream.get(idx), result.pod());
       }
+
+      @Override
+      public void onFailed(int pod, SimRequest request, double timeMs) {
+        // lost to a restart: the client saw the stream reset, and nobody resends it
+        int idx = (int) request.id();
+        outcome[idx] = Route.Outcome.FAILED;
+        policy.onFailed(stream.get(idx), pod);
+      }
     };
   }
 
@@ -198,16 +212,6 @@ public final class PolicyRun {
       c[1] += k.preemptions();
       c[2] += k.loraLoads();
     }
-  }
-
-  private static int argMin(double[] values) {
-    int best = 0;
-    for (int i = 1; i < values.length; i++) {
-      if (values[i] < values[best]) {
-        best = i;
-      }
-    }
-    return best;
   }
 
   // Accessors for Measurements (same package).

@@ -1,5 +1,6 @@
 package dev.pointsman.bench.routing.scenario;
 
+import dev.pointsman.sim.engine.Imperfections;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,7 +26,11 @@ import java.util.List;
  *     token then count as failed (timed out)
  * @param seeds seeds; each gives a different request stream, the same for every policy
  * @param sheddableFraction share of requests whose objective allows shedding (default 0)
- * @param scrape how stale policies' metrics are
+ * @param scrape how stale policies' metrics are, how late scrapes arrive and how often they fail
+ * @param world step noise, stragglers and restarts of the simulated pods (default {@link
+ *     Imperfections#REALISTIC}; {@code {base: clean}} for the deterministic engine)
+ * @param cleanWorld true replaces {@code world} with the clean one and turns scrape lag and
+ *     failures off (default false); a variant can turn it on, not off
  * @param slo service levels
  * @param quick the short version
  * @param variants variants run as scenarios of their own, or null
@@ -47,6 +52,8 @@ public record Scenario(
     List<Long> seeds,
     Double sheddableFraction,
     ScrapeSpec scrape,
+    Imperfections world,
+    Boolean cleanWorld,
     Slo slo,
     QuickSpec quick,
     List<Variant> variants) {
@@ -89,6 +96,12 @@ public record Scenario(
     }
     sheddableFraction = Check.fraction("sheddableFraction", sheddableFraction, 0.0);
     scrape = scrape == null ? ScrapeSpec.defaults() : scrape;
+    world = world == null ? Imperfections.REALISTIC : world;
+    cleanWorld = cleanWorld != null && cleanWorld;
+    if (cleanWorld) {
+      world = Imperfections.CLEAN;
+      scrape = scrape.withoutFaults();
+    }
     slo = slo == null ? Slo.defaults() : slo;
     variants = variants == null ? null : List.copyOf(variants);
   }
@@ -134,6 +147,8 @@ public record Scenario(
                 seeds,
                 sheddableFraction,
                 scrape,
+                v.world() != null ? v.world() : world,
+                cleanWorld || Boolean.TRUE.equals(v.cleanWorld()),
                 slo,
                 quick,
                 null));
@@ -164,8 +179,40 @@ public record Scenario(
         List.of(seeds.get(0)),
         sheddableFraction,
         scrape,
+        world,
+        cleanWorld,
         slo,
         null,
+        variants);
+  }
+
+  /**
+   * This scenario, and its variants, in the clean world: no step noise, stragglers or restarts,
+   * scrape answers that arrive at once and never fail (the same schedule and phases). For
+   * comparisons with the default, imperfect world.
+   */
+  public Scenario inCleanWorld() {
+    return new Scenario(
+        name,
+        description,
+        model,
+        fleet,
+        workload,
+        lora,
+        arrival,
+        loads,
+        headlineLoad,
+        durationSeconds,
+        headlineDurationSeconds,
+        warmupSeconds,
+        drainSeconds,
+        seeds,
+        sheddableFraction,
+        scrape,
+        world,
+        true,
+        slo,
+        quick,
         variants);
   }
 
@@ -188,6 +235,8 @@ public record Scenario(
         newSeeds,
         sheddableFraction,
         scrape,
+        world,
+        cleanWorld,
         slo,
         quick,
         variants);
@@ -215,6 +264,8 @@ public record Scenario(
         seeds,
         sheddableFraction,
         scrape,
+        world,
+        cleanWorld,
         slo,
         quick,
         variants);

@@ -1,10 +1,12 @@
 package dev.pointsman.bench.routing.scenario;
 
+import dev.pointsman.sim.engine.Imperfections;
 import java.util.List;
 
 /**
  * A variant of a scenario: its name is appended to the scenario's, and each non-null field replaces
- * the scenario's. Each variant runs, and is reported, as a scenario of its own.
+ * the scenario's ({@code cleanWorld: true} runs the variant in the clean world). Each variant runs,
+ * and is reported, as a scenario of its own.
  */
 public record Variant(
     String name,
@@ -13,7 +15,9 @@ public record Variant(
     List<WorkloadPart> workload,
     LoraMix lora,
     ArrivalSpec arrival,
-    List<Double> loads) {
+    List<Double> loads,
+    Imperfections world,
+    Boolean cleanWorld) {
   public Variant {
     if (name == null || !name.matches("[a-z0-9][a-z0-9.-]*")) {
       throw new IllegalArgumentException(
