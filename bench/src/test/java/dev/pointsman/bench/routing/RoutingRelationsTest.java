@@ -42,20 +42,19 @@ class RoutingRelationsTest {
     s5 = s5Results.get(0);
   }
 
+  // The oracle is a greedy lookahead over the true engine state, not a lower bound: other
+  // policies may beat it (issue 16), so these check only that it beats the load-blind policies.
   @Test
-  void oracleHasTheLowestP99TtftAtALoadedLevelOnS1() {
+  void oracleBeatsTheLoadBlindPoliciesAtALoadedLevelOnS1() {
     double oracle = p99(s1, "oracle", 0.5);
-    for (String p : s1.policies()) {
-      assertThat(p99(s1, p, 0.5)).as(p).isGreaterThanOrEqualTo(oracle);
+    for (String p : List.of("random", "round-robin")) {
+      assertThat(p99(s1, p, 0.5)).as(p).isGreaterThan(oracle);
     }
   }
 
   @Test
-  void oracleHasTheLowestP99TtftOnS5AtHalfLoad() {
-    double oracle = p99(s5, "oracle", 0.5);
-    for (String p : s5.policies()) {
-      assertThat(p99(s5, p, 0.5)).as(p).isGreaterThanOrEqualTo(oracle);
-    }
+  void oracleBeatsTheLoadBlindPolicyOnS5AtHalfLoad() {
+    assertThat(p99(s5, "round-robin", 0.5)).isGreaterThan(p99(s5, "oracle", 0.5));
   }
 
   @Test
