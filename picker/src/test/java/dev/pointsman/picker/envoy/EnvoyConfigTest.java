@@ -49,6 +49,26 @@ class EnvoyConfigTest {
   }
 
   @Test
+  void everyListenerIsDualStackForIpv6OnlyClusters() {
+    Bootstrap bootstrap = EnvoyConfigRules.parse(YAML);
+
+    assertThat(bootstrap.getStaticResources().getListenersList())
+        .allSatisfy(
+            l -> {
+              var address = l.getAddress().getSocketAddress();
+              assertThat(address.getAddress()).as(l.getName()).isEqualTo("::");
+              assertThat(address.getIpv4Compat()).as(l.getName()).isTrue();
+              assertThat(l.getAdditionalAddressesList()).as(l.getName()).isEmpty();
+            });
+    // The upstream clusters resolve names to IPv4 where there is one, else to IPv6.
+    for (String name : List.of("default-models", "pointsman-picker")) {
+      assertThat(EnvoyConfigRules.cluster(bootstrap, name).getDnsLookupFamily())
+          .as(name)
+          .isEqualTo(io.envoyproxy.envoy.config.cluster.v3.Cluster.DnsLookupFamily.V4_PREFERRED);
+    }
+  }
+
+  @Test
   void shippedConfigFailsClosedAsDocumented() {
     Bootstrap bootstrap = EnvoyConfigRules.parse(YAML);
 
