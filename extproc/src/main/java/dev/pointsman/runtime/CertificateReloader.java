@@ -41,8 +41,8 @@ public final class CertificateReloader extends PemFilesReloader {
   public CertificateReloader(Path certChain, Path privateKey) {
     super(
         List.of(
-            Map.entry("tls.certChain", Objects.requireNonNull(certChain, "certChain")),
-            Map.entry("tls.privateKey", Objects.requireNonNull(privateKey, "privateKey"))));
+            Map.entry("tls.privateKey", Objects.requireNonNull(privateKey, "privateKey")),
+            Map.entry("tls.certChain", Objects.requireNonNull(certChain, "certChain"))));
     load();
   }
 
@@ -58,7 +58,7 @@ public final class CertificateReloader extends PemFilesReloader {
 
   @Override
   String apply(List<String> contents) {
-    Pair pair = Pair.parse(contents.get(0), contents.get(1));
+    Pair pair = Pair.parse(contents.get(1), contents.get(0)); // key first: start names it first
     keyManager.updateIdentityCredentials(pair.chain().toArray(X509Certificate[]::new), pair.key());
     var pem = new StringBuilder();
     pair.chain().forEach(c -> pem.append(Pem.encode(c)));
