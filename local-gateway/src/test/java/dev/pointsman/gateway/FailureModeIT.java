@@ -2,7 +2,6 @@ package dev.pointsman.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import dev.pointsman.gateway.app.LocalGateway;
 import dev.pointsman.gateway.config.GatewayConfig;
 import dev.pointsman.gateway.config.ListenSection;
@@ -10,13 +9,7 @@ import dev.pointsman.gateway.config.PickerSection;
 import dev.pointsman.sim.engine.GpuProfiles;
 import dev.pointsman.sim.server.Fleet;
 import dev.pointsman.sim.server.FleetConfig;
-import io.envoyproxy.envoy.config.core.v3.HeaderValue;
-import io.envoyproxy.envoy.config.core.v3.HeaderValueOption;
 import io.envoyproxy.envoy.service.ext_proc.v3.BodyResponse;
-import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
-import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
-import io.envoyproxy.envoy.service.ext_proc.v3.HeadersResponse;
-import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -100,7 +93,7 @@ class FailureModeIT {
 
   @Test
   void aDestinationListIsInvalidForOriginalDst() throws Exception {
-    try (FakePicker fake = new FakePicker(routingTo(pod + "," + pod));
+    try (FakePicker fake = new FakePicker(FakePicker.routingTo(pod + "," + pod));
         LocalGateway gw = gateway(PickerSection.plaintext(fake.address()), c -> c)) {
       HttpResponse<String> res = post(gw);
 
@@ -110,7 +103,7 @@ class FailureModeIT {
 
   @Test
   void aMinimalProcessorRoutesWithClearRouteCache() throws Exception {
-    try (FakePicker fake = new FakePicker(routingTo(pod));
+    try (FakePicker fake = new FakePicker(FakePicker.routingTo(pod));
         LocalGateway gw = gateway(PickerSection.plaintext(fake.address()), c -> c)) {
       HttpResponse<String> res = post(gw);
 
@@ -137,49 +130,6 @@ class FailureModeIT {
       assertThat(res.statusCode()).isEqualTo(503);
       assertThat(res.headers().firstValue("retry-after")).hasValue("1");
     }
-  }
-
-  /**
-   * A processor that routes every request to {@code destination} the way the picker does: headers
-   * reply at the body's end, then the body echoed, then plain continues for the response.
-   */
-  private static java.util.function.BiConsumer<
-          ProcessingRequest, io.grpc.stub.StreamObserver<ProcessingResponse>>
-      routingTo(String destination) {
-    return (req, out) -> {
-      if (req.hasRequestBody()) {
-        out.onNext(route(destination));
-        out.onNext(Replies.echo(req.getRequestBody().getBody(), true, true));
-      } else if (req.hasResponseHeaders()) {
-        out.onNext(
-            ProcessingResponse.newBuilder()
-                .setResponseHeaders(HeadersResponse.getDefaultInstance())
-                .build());
-      } else if (req.hasResponseBody()) {
-        out.onNext(
-            Replies.echo(
-                req.getResponseBody().getBody(), req.getResponseBody().getEndOfStream(), false));
-      }
-    };
-  }
-
-  private static ProcessingResponse route(String destination) {
-    HeaderValueOption h =
-        HeaderValueOption.newBuilder()
-            .setHeader(
-                HeaderValue.newBuilder()
-                    .setKey("x-gateway-destination-endpoint")
-                    .setRawValue(ByteString.copyFromUtf8(destination)))
-            .setAppendAction(HeaderValueOption.HeaderAppendAction.OVERWRITE_IF_EXISTS_OR_ADD)
-            .build();
-    return ProcessingResponse.newBuilder()
-        .setRequestHeaders(
-            HeadersResponse.newBuilder()
-                .setResponse(
-                    CommonResponse.newBuilder()
-                        .setHeaderMutation(HeaderMutation.newBuilder().addSetHeaders(h))
-                        .setClearRouteCache(true)))
-        .build();
   }
 
   private static PickerSection deadPicker() throws Exception {

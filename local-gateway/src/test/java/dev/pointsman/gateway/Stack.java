@@ -23,6 +23,7 @@ import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -65,6 +66,15 @@ final class Stack implements AutoCloseable {
   static Stack start(
       List<PodConfig> pods, String pickerYaml, UnaryOperator<GatewayConfig> gatewayTweak)
       throws Exception {
+    return start(pods, pickerYaml, (picker, config) -> gatewayTweak.apply(config));
+  }
+
+  /** As above, with a tweak that also sees the started picker (its port, its certificate). */
+  static Stack start(
+      List<PodConfig> pods,
+      String pickerYaml,
+      BiFunction<PickerApp, GatewayConfig, GatewayConfig> gatewayTweak)
+      throws Exception {
     Fleet fleet = Fleet.start(new FleetConfig(pods, 1L, null), GpuProfiles.builtIn());
     List<Object> args = new ArrayList<>();
     fleet.urls().forEach(u -> args.add(u.substring("http://".length())));
@@ -73,6 +83,7 @@ final class Stack implements AutoCloseable {
     Await.until("the picker has scraped every pod", picker::ready);
     GatewayConfig config =
         gatewayTweak.apply(
+            picker,
             GatewayConfig.of(
                 new ListenSection("127.0.0.1", 0, null, null, null, null),
                 PickerSection.trusting(

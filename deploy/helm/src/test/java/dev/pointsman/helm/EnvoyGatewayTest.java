@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The Envoy Deployment, its ConfigMap (the same config as deploy/envoy), Service and TLS. */
@@ -90,6 +91,29 @@ class EnvoyGatewayTest {
         .isEqualTo("not-inference");
     assertThat(EnvoyConfigRules.firstMatch(host, "POST", "/v1/chat/completions", true).getName())
         .isEqualTo("picked");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"'', ::, true", "DualStack, ::, true", "IPv4, 0.0.0.0, false", "IPv6, ::, false"})
+  void envoyIpFamilySetsTheAddressOfBothListeners(String family, String address, boolean compat) {
+    Rendered r = Chart.render(family.isEmpty() ? "" : "envoy: {ipFamily: " + family + "}");
+    Bootstrap bootstrap = EnvoyConfigRules.assertValid(configMap(r).get("envoy.yaml"));
+
+    assertThat(bootstrap.getStaticResources().getListenersList())
+        .extracting(l -> l.getName() + " " + l.getAddress().getSocketAddress().getAddress())
+        .containsExactly("https " + address, "health " + address);
+    assertThat(bootstrap.getStaticResources().getListenersList())
+        .allSatisfy(
+            l -> {
+              assertThat(l.getAddress().getSocketAddress().getIpv4Compat()).isEqualTo(compat);
+              assertThat(l.getAddress().getSocketAddress().getPortValue()).isIn(8443, 8081);
+            });
+  }
+
+  @Test
+  void anUnknownIpFamilyIsRefused() {
+    assertThatThrownBy(() -> Chart.render("envoy: {ipFamily: ipv6}"))
+        .hasMessageContaining("ipFamily");
   }
 
   @Test

@@ -48,6 +48,7 @@ final class Scenarios {
             autoscaling: {enabled: true, minReplicas: 3, maxReplicas: 9, targetCPUUtilizationPercentage: 50}
             tls: {mode: secret, secretName: my-picker-tls}
           envoy:
+            ipFamily: IPv6
             autoscaling: {enabled: true, minReplicas: 2, maxReplicas: 20, targetCPUUtilizationPercentage: 70}
             tls: {mode: secret, secretName: my-gateway-tls, dnsNames: [llm.corp.example]}
             service:
@@ -90,6 +91,7 @@ final class Scenarios {
                   endpoints:
                     - {address: "10.0.0.11:8000"}
           envoy:
+            ipFamily: IPv4
             failureModeAllow: true
             defaultService: {host: vllm.models.svc.cluster.local, port: 8080}
           """);

@@ -5,6 +5,7 @@ import dev.pointsman.gateway.proxy.ProxyServer;
 import dev.pointsman.gateway.telemetry.GatewayMetrics;
 import dev.pointsman.runtime.AdminServer;
 import dev.pointsman.runtime.Metrics;
+import dev.pointsman.runtime.TrustReloader;
 import java.util.Optional;
 
 /**
@@ -49,6 +50,22 @@ public final class LocalGateway implements AutoCloseable {
   /** The listener's certificate as PEM, for clients to trust; empty in plaintext mode. */
   public Optional<String> certificatePem() {
     return proxy.certificatePem();
+  }
+
+  /**
+   * With {@code picker.caFile}: the trust in the picker's certificate, read again from the file
+   * every 10 s; {@code check()} reads it now.
+   */
+  public Optional<TrustReloader> pickerTrust() {
+    return proxy.picker().trust();
+  }
+
+  /**
+   * New ext_proc streams go on a new connection to the picker, verified with the trust in use then;
+   * streams already open finish on theirs.
+   */
+  public void reconnectPicker() {
+    proxy.picker().reconnect();
   }
 
   /** The admin listener's port, if there is one. */

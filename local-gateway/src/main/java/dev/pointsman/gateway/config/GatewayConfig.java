@@ -111,6 +111,18 @@ public record GatewayConfig(
         listen, picker, failureModeAllow, endpoints, timeouts, limits, admin, routedPaths);
   }
 
+  public GatewayConfig withListen(ListenSection newListen) {
+    return new GatewayConfig(
+        newListen,
+        picker,
+        failureModeAllow,
+        fallbackEndpoints,
+        timeouts,
+        limits,
+        admin,
+        routedPaths);
+  }
+
   public GatewayConfig withPicker(PickerSection newPicker) {
     return new GatewayConfig(
         listen,

@@ -9,7 +9,8 @@ import java.util.Locale;
  * The client-facing listener. With TLS, ALPN offers {@code h2} and {@code http/1.1}; plaintext
  * serves HTTP/1.1.
  *
- * @param host bind address, default loopback ({@code 127.0.0.1})
+ * @param host bind address, default loopback ({@code 127.0.0.1}); an IPv6 literal with or without
+ *     brackets ({@code ::1}, {@code [::1]}); {@code ::} accepts IPv4 and IPv6 clients
  * @param port TCP port (0: any free port)
  * @param tls {@code self-signed} (default), {@code files} or {@code plaintext}
  * @param certChain PEM certificate chain, with {@code tls: files}
@@ -29,6 +30,9 @@ public record ListenSection(
 
   public ListenSection {
     host = host == null ? "127.0.0.1" : host;
+    if (host.length() > 2 && host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
     port = port == null ? 8443 : port;
     tls = tls == null ? "self-signed" : tls.toLowerCase(Locale.ROOT);
     hostnames = hostnames == null ? List.of() : List.copyOf(hostnames);

@@ -327,7 +327,7 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
     if (!requestHasBody) {
       upstream.write(LastHttpContent.EMPTY_LAST_CONTENT);
     }
-    upstream.connect(address, this::onConnected);
+    upstream.connect(address, route.h2c(), this::onConnected);
   }
 
   private void onConnected(Throwable failure) {

@@ -31,7 +31,8 @@ final class Headers {
           "x-gateway-model-name",
           "x-gateway-base-model-name",
           "x-gateway-model-name-rewrite",
-          "x-envoy-original-dst-host");
+          "x-envoy-original-dst-host",
+          Router.APP_PROTOCOL);
 
   private static final Set<String> CONNECTION_SPECIFIC =
       Set.of(
@@ -94,6 +95,7 @@ final class Headers {
       out.set(HttpHeaderNames.HOST, authority);
     }
     copyRegular(h, out);
+    out.remove(Router.APP_PROTOCOL); // the picker's word to this data plane, as Envoy's picked-h2c
     out.remove(HttpHeaderNames.CONTENT_LENGTH);
     if (hasBody) {
       out.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
@@ -109,8 +111,8 @@ final class Headers {
     h.add(":status", Integer.toString(res.status().code()));
     for (Map.Entry<String, String> e : res.headers()) {
       String name = e.getKey().toLowerCase(Locale.ROOT);
-      if (!CONNECTION_SPECIFIC.contains(name)) {
-        h.add(name, e.getValue());
+      if (!CONNECTION_SPECIFIC.contains(name) && !name.startsWith("x-http2-")) {
+        h.add(name, e.getValue()); // x-http2-*: Netty's notes on an h2c response, not headers
       }
     }
     return h;

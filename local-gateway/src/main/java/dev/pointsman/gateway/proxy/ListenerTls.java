@@ -17,7 +17,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import javax.net.ssl.SSLException;
 
@@ -36,19 +35,8 @@ public record ListenerTls(
     Optional<String> certificatePem,
     Optional<CertificateReloader> reloader) {
 
-  /** Checks the certificate files of every listener; daemon, lives with the process. */
-  private static final class Checks {
-    static final ScheduledExecutorService EXECUTOR =
-        Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("listener-tls-reload").daemon(true).factory());
-  }
-
-  public static ListenerTls resolve(Tls tls) {
-    return resolve(tls, null);
-  }
-
   /**
-   * @param checks runs the periodic checks of FILES mode; null for a shared daemon thread
+   * @param checks runs the periodic checks of FILES mode
    */
   public static ListenerTls resolve(Tls tls, ScheduledExecutorService checks) {
     return switch (tls.mode()) {
@@ -71,7 +59,7 @@ public record ListenerTls(
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException("listen.tls: " + e.getMessage(), e);
         }
-        reloader.start(checks == null ? Checks.EXECUTOR : checks, GrpcServer.TLS_RELOAD_PERIOD);
+        reloader.start(checks, GrpcServer.TLS_RELOAD_PERIOD);
         yield new ListenerTls(
             Optional.of(context(SslContextBuilder.forServer(reloader.keyManager()))),
             Optional.of(reloader.certificatePem()),

@@ -12,6 +12,8 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 public final class ProxyServer implements AutoCloseable {
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
+  private final ScheduledExecutorService tlsChecks;
   private final PickerClient picker;
   private final ListenerTls tls;
   private final Channel server;
@@ -28,8 +31,14 @@ public final class ProxyServer implements AutoCloseable {
   private ProxyServer(GatewayConfig config, GatewayMetrics metrics) {
     this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("gateway-accept", true));
     this.workers = new NioEventLoopGroup(0, new DefaultThreadFactory("gateway", true));
-    this.tls = ListenerTls.resolve(config.listen().toTls());
-    this.picker = new PickerClient(config.picker(), config.timeouts().pickerConnect(), workers);
+    this.tlsChecks =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("gateway-tls-reload").daemon(true).factory());
+    this.tls = ListenerTls.resolve(config.listen().toTls(), tlsChecks);
+    this.picker =
+        new PickerClient(config.picker(), config.timeouts().pickerConnect(), workers, tlsChecks);
+    tls.reloader().ifPresent(r -> metrics.tlsReloads("listener", r));
+    picker.trust().ifPresent(r -> metrics.tlsReloads("picker-ca", r));
     ProxyContext gw = ProxyContext.create(config, picker, metrics);
     this.server = bind(config, gw);
   }
@@ -73,6 +82,11 @@ public final class ProxyServer implements AutoCloseable {
     return tls.certificatePem();
   }
 
+  /** The channel to the picker (its trust reloader, for an immediate check). */
+  public PickerClient picker() {
+    return picker;
+  }
+
   @Override
   public void close() {
     server.close().syncUninterruptibly();
@@ -80,6 +94,7 @@ public final class ProxyServer implements AutoCloseable {
   }
 
   private void shutdown() {
+    tlsChecks.shutdownNow();
     picker.close();
     boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

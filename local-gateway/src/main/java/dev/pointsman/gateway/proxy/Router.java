@@ -15,12 +15,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * not-inference} route: a 404 of the gateway's own, before the picker is asked (ext_proc is
  * disabled on that route), and one whose path Envoy refuses gets 400 ({@link #refusal}). Otherwise
  * a request carrying {@code x-gateway-destination-endpoint} takes the ORIGINAL_DST route, whose
- * host is read from that header when the upstream connection is chosen; any other request takes the
- * fallback route, round-robin over the default endpoints, or gets 503 when there are none.
- * Thread-safe (the round-robin counter is atomic).
+ * host is read from that header when the upstream connection is chosen (over HTTP/2 cleartext when
+ * the picker also set {@code x-pointsman-app-protocol: kubernetes.io/h2c}, as Envoy's {@code
+ * picked-h2c} route does); any other request takes the fallback route, round-robin over the default
+ * endpoints, or gets 503 when there are none. Thread-safe (the round-robin counter is atomic).
  */
 final class Router {
   static final String DESTINATION = "x-gateway-destination-endpoint";
+
+  /** Set by the picker for a pool whose model servers speak h2c; never taken from clients. */
+  static final String APP_PROTOCOL = "x-pointsman-app-protocol";
+
+  static final String H2C = "kubernetes.io/h2c";
 
   private final List<HostPort> fallback;
   private final InferencePaths paths;
@@ -56,7 +62,7 @@ final class Router {
   /** The route matching {@code headers}: what Envoy caches until {@code clear_route_cache}. */
   Route match(HeaderList headers) {
     if (headers.contains(DESTINATION)) {
-      return Route.ORIGINAL_DST;
+      return H2C.equals(headers.get(APP_PROTOCOL)) ? Route.ORIGINAL_DST_H2C : Route.ORIGINAL_DST;
     }
     return fallback.isEmpty() ? Route.NONE : Route.FALLBACK;
   }
@@ -64,7 +70,7 @@ final class Router {
   /** The upstream host for {@code route}, read at connection time as Envoy's load balancer does. */
   Target target(Route route, HeaderList headers) {
     return switch (route) {
-      case ORIGINAL_DST -> originalDestination(headers.get(DESTINATION));
+      case ORIGINAL_DST, ORIGINAL_DST_H2C -> originalDestination(headers.get(DESTINATION));
       case FALLBACK ->
           new Target.Host(fallback.get(Math.floorMod(next.getAndIncrement(), fallback.size())));
       case NONE -> new Target.None("no route: no destination header and no fallback endpoints");
@@ -85,8 +91,15 @@ final class Router {
   /** The cached route of a request. */
   enum Route {
     ORIGINAL_DST,
+    /** {@code picked-h2c}: the picked pod, over HTTP/2 with prior knowledge. */
+    ORIGINAL_DST_H2C,
     FALLBACK,
-    NONE
+    NONE;
+
+    /** Whether the model server is spoken to in HTTP/2 cleartext. */
+    boolean h2c() {
+      return this == ORIGINAL_DST_H2C;
+    }
   }
 
   /** Where a request goes: a host, or nowhere (503). */

@@ -34,10 +34,13 @@ final class UpstreamLeg {
     this.listener = listener;
   }
 
-  /** Connects to {@code target}; {@code onResult} gets null on success, else the failure. */
-  void connect(HostPort target, Consumer<Throwable> onResult) {
+  /**
+   * Connects to {@code target} (a stream on an HTTP/2 cleartext connection when {@code h2c});
+   * {@code onResult} gets null on success, else the failure.
+   */
+  void connect(HostPort target, boolean h2c, Consumer<Throwable> onResult) {
     this.address = target;
-    Future<Channel> f = pool.acquire(loop, target);
+    Future<Channel> f = h2c ? pool.acquireH2cStream(loop, target) : pool.acquire(loop, target);
     f.addListener(
         done -> {
           if (failed) {

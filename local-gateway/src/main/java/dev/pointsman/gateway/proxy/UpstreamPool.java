@@ -10,6 +10,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.time.Duration;
@@ -19,18 +20,21 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * HTTP/1.1 keep-alive connections to model servers, pooled per event loop and per address so that a
- * connection is only ever used on the loop of the request that holds it (no locks, no thread hops).
- * At most {@link #MAX_IDLE_PER_HOST} idle connections are kept per loop and address. Thread-safe:
- * each loop's pool is touched only from that loop.
+ * HTTP/1.1 keep-alive connections to model servers (and, for h2c pools, streams on {@link
+ * H2cUpstreams}), pooled per event loop and per address so that a connection is only ever used on
+ * the loop of the request that holds it (no locks, no thread hops). At most {@link
+ * #MAX_IDLE_PER_HOST} idle connections are kept per loop and address. Thread-safe: each loop's pool
+ * is touched only from that loop.
  */
 final class UpstreamPool {
   static final int MAX_IDLE_PER_HOST = 64;
 
   private final Bootstrap bootstrap;
   private final Map<EventLoop, Map<HostPort, ArrayDeque<Channel>>> idle = new ConcurrentHashMap<>();
+  private final H2cUpstreams h2c;
 
   UpstreamPool(Duration connectTimeout) {
+    this.h2c = new H2cUpstreams(connectTimeout);
     this.bootstrap =
         new Bootstrap()
             .channel(NioSocketChannel.class)
@@ -67,9 +71,20 @@ final class UpstreamPool {
     return promise;
   }
 
-  /** Returns a connection whose exchange is complete; call on its loop. */
+  /**
+   * A new HTTP/2 cleartext stream to {@code target} ({@link H2cUpstreams}). Call on {@code loop}.
+   */
+  Future<Channel> acquireH2cStream(EventLoop loop, HostPort target) {
+    return h2c.openStream(loop, target);
+  }
+
+  /** Returns a connection whose exchange is complete; call on its loop. An h2c stream is closed. */
   void release(Channel ch, HostPort target) {
     ch.pipeline().get(UpstreamHandler.class).detach();
+    if (ch instanceof Http2StreamChannel) {
+      ch.close(); // its exchange is over; the connection under it stays
+      return;
+    }
     ch.config().setAutoRead(true);
     ArrayDeque<Channel> q = queue(ch.eventLoop(), target);
     if (!ch.isActive() || q.size() >= MAX_IDLE_PER_HOST) {

@@ -1,6 +1,8 @@
 package dev.pointsman.gateway.telemetry;
 
+import dev.pointsman.runtime.PemFilesReloader;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -61,6 +63,22 @@ public final class GatewayMetrics {
   }
 
   /** {@code reason}: request_headers_timeout, idle. */
+  /**
+   * Counts what {@code reloader} did with changed files, as {@code pointsman_gateway_tls_reloads}
+   * with {@code file} ({@code listener}, {@code picker-ca}) and {@code result} ({@code reloaded},
+   * {@code rejected}).
+   */
+  public void tlsReloads(String file, PemFilesReloader reloader) {
+    FunctionCounter.builder("pointsman_gateway_tls_reloads", reloader, PemFilesReloader::reloads)
+        .description("Changed TLS files read again and used for new connections")
+        .tags("file", file, "result", "reloaded")
+        .register(registry);
+    FunctionCounter.builder("pointsman_gateway_tls_reloads", reloader, PemFilesReloader::failures)
+        .description("Changed TLS files read again and used for new connections")
+        .tags("file", file, "result", "rejected")
+        .register(registry);
+  }
+
   public void connectionClosed(String reason) {
     Counter.builder("pointsman_gateway_connections_closed")
         .description("Client connections the gateway closed on a timeout")

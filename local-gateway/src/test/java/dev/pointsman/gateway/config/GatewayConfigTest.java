@@ -29,6 +29,12 @@ class GatewayConfigTest {
   }
 
   @Test
+  void anIpv6ListenAddressMayBeBracketed() {
+    assertThat(GatewayConfig.parse("listen: {host: \"[::1]\"}").listen().host()).isEqualTo("::1");
+    assertThat(GatewayConfig.parse("listen: {host: \"::\"}").listen().host()).isEqualTo("::");
+  }
+
+  @Test
   void readsAFullFile() {
     GatewayConfig c =
         GatewayConfig.parse(

@@ -26,6 +26,25 @@ class RouterTest {
   }
 
   @Test
+  void thePickersH2cWordTakesTheH2cRouteToTheSameHost() {
+    Router router = new Router(List.of(HostPort.parse("10.0.0.1:8000")));
+    HeaderList h2c =
+        new HeaderList()
+            .add(Router.DESTINATION, "10.0.3.7:8000")
+            .add(Router.APP_PROTOCOL, "kubernetes.io/h2c");
+    HeaderList other =
+        new HeaderList().add(Router.DESTINATION, "10.0.3.7:8000").add(Router.APP_PROTOCOL, "http");
+
+    assertThat(router.match(h2c)).isEqualTo(Router.Route.ORIGINAL_DST_H2C);
+    assertThat(router.match(h2c).h2c()).isTrue();
+    assertThat(router.target(router.match(h2c), h2c))
+        .isEqualTo(new Router.Target.Host(HostPort.parse("10.0.3.7:8000")));
+    assertThat(router.match(other)).isEqualTo(Router.Route.ORIGINAL_DST);
+    assertThat(router.match(new HeaderList().add(Router.APP_PROTOCOL, "kubernetes.io/h2c")))
+        .isEqualTo(Router.Route.FALLBACK);
+  }
+
+  @Test
   void noDestinationTakesTheFallbackRouteRoundRobin() {
     Router router = new Router(List.of(a, b));
     HeaderList h = new HeaderList();

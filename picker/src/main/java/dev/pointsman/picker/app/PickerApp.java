@@ -24,6 +24,7 @@ import dev.pointsman.picker.telemetry.PickerMetrics;
 import dev.pointsman.picker.telemetry.PoolGauges;
 import dev.pointsman.picker.telemetry.ScrapeMetrics;
 import dev.pointsman.runtime.AdminServer;
+import dev.pointsman.runtime.CertificateReloader;
 import dev.pointsman.runtime.GrpcServer;
 import dev.pointsman.runtime.Metrics;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -192,6 +193,14 @@ public final class PickerApp implements AutoCloseable {
 
   public Optional<String> certificatePem() {
     return grpc.certificatePem();
+  }
+
+  /**
+   * Checks the certificate files now ({@code grpc.tls: files}), as the periodic check does; {@code
+   * UNCHANGED} in the other modes.
+   */
+  public CertificateReloader.Outcome reloadTls() {
+    return grpc.reloadTls();
   }
 
   public Datastore datastore() {

@@ -78,6 +78,12 @@ public final class EnvoyConfigRules {
   /** The header (and {@code envoy.lb} metadata key) that carries the picked {@code ip:port}. */
   public static final String DESTINATION_HEADER = "x-gateway-destination-endpoint";
 
+  /** The header in which the picker names an h2c pool's protocol (absent for HTTP/1.1). */
+  public static final String APP_PROTOCOL_HEADER = "x-pointsman-app-protocol";
+
+  /** Its value for HTTP/2 cleartext with prior knowledge. */
+  public static final String H2C = "kubernetes.io/h2c";
+
   /** Client-supplied headers that must never survive to the picker or the router. */
   public static final List<String> STRIPPED_HEADERS =
       List.of(
@@ -86,7 +92,8 @@ public final class EnvoyConfigRules {
           "x-gateway-destination-endpoint-served",
           "x-gateway-model-name",
           "x-gateway-base-model-name",
-          "x-gateway-model-name-rewrite");
+          "x-gateway-model-name-rewrite",
+          APP_PROTOCOL_HEADER);
 
   /** The gRPC health service name the picker reports once it can serve ext_proc. */
   public static final String EXT_PROC_HEALTH_SERVICE =
@@ -484,6 +491,32 @@ public final class EnvoyConfigRules {
           where + "no fallback route for POST " + path + " without " + DESTINATION_HEADER);
       Cluster pickedCluster = cluster(bootstrap, picked.getRoute().getCluster());
       assertOriginalDst(pickedCluster);
+      check(
+          upstreamProtocol(pickedCluster).hasHttpProtocolOptions(),
+          where + "cluster " + pickedCluster.getName() + " must speak HTTP/1.1 to model servers");
+      Route h2c = firstMatch(host, "POST", path, true, H2C);
+      check(
+          h2c != null && h2c.hasRoute(),
+          where
+              + "no route matches POST "
+              + path
+              + " of an h2c pool ("
+              + APP_PROTOCOL_HEADER
+              + ")");
+      Cluster h2cCluster = cluster(bootstrap, h2c.getRoute().getCluster());
+      assertOriginalDst(h2cCluster);
+      check(
+          upstreamProtocol(h2cCluster).hasHttp2ProtocolOptions()
+              && !h2cCluster.hasTransportSocket(),
+          where
+              + "cluster "
+              + h2cCluster.getName()
+              + " (route "
+              + h2c.getName()
+              + ") must speak HTTP/2 cleartext (explicit http2_protocol_options, no TLS)");
+      check(
+          h2c.getRequestHeadersToRemoveList().contains(APP_PROTOCOL_HEADER),
+          where + "route " + h2c.getName() + " must not forward " + APP_PROTOCOL_HEADER);
       Cluster fallbackCluster = cluster(bootstrap, fallback.getRoute().getCluster());
       String f = "cluster " + fallbackCluster.getName() + " (fallback): ";
       check(
@@ -747,6 +780,17 @@ public final class EnvoyConfigRules {
   // Accessors (also handy in tests).
   // ----------------------------------------------------------------------------------------------
 
+  /** The explicit HTTP protocol a cluster speaks upstream (empty when it sets none). */
+  public static HttpProtocolOptions.ExplicitHttpConfig upstreamProtocol(Cluster cluster) {
+    Any options =
+        cluster
+            .getTypedExtensionProtocolOptionsMap()
+            .get("envoy.extensions.upstreams.http.v3.HttpProtocolOptions");
+    return options == null
+        ? HttpProtocolOptions.ExplicitHttpConfig.getDefaultInstance()
+        : unpack(options, HttpProtocolOptions.class).getExplicitHttpConfig();
+  }
+
   /** Listeners whose HTTP connection manager runs the ext_proc filter. */
   public static List<Listener> gatewayListeners(Bootstrap bootstrap) {
     return bootstrap.getStaticResources().getListenersList().stream()
@@ -824,6 +868,16 @@ public final class EnvoyConfigRules {
    */
   public static Route firstMatch(
       VirtualHost host, String method, String path, boolean withDestination) {
+    return firstMatch(host, method, path, withDestination, null);
+  }
+
+  /**
+   * As {@link #firstMatch(VirtualHost, String, String, boolean)}, with {@value
+   * #APP_PROTOCOL_HEADER} set to {@code appProtocol} (null: absent); understands its exact and
+   * presence matchers.
+   */
+  public static Route firstMatch(
+      VirtualHost host, String method, String path, boolean withDestination, String appProtocol) {
     for (Route route : host.getRoutesList()) {
       RouteMatch match = route.getMatch();
       if (!pathMatches(match, path)
@@ -834,7 +888,7 @@ public final class EnvoyConfigRules {
       }
       boolean headersMatch = true;
       for (HeaderMatcher header : match.getHeadersList()) {
-        headersMatch &= headerMatches(header, method, withDestination);
+        headersMatch &= headerMatches(header, method, withDestination, appProtocol);
       }
       if (headersMatch) {
         return route;
@@ -852,7 +906,8 @@ public final class EnvoyConfigRules {
     };
   }
 
-  private static boolean headerMatches(HeaderMatcher matcher, String method, boolean destination) {
+  private static boolean headerMatches(
+      HeaderMatcher matcher, String method, boolean destination, String appProtocol) {
     boolean result;
     if (matcher.getName().equals(":method")) {
       result =
@@ -869,6 +924,16 @@ public final class EnvoyConfigRules {
           switch (matcher.getHeaderMatchSpecifierCase()) {
             case PRESENT_MATCH -> matcher.getPresentMatch() == destination;
             case HEADERMATCHSPECIFIER_NOT_SET -> destination; // Envoy's default: presence
+            default -> false;
+          };
+    } else if (matcher.getName().equalsIgnoreCase(APP_PROTOCOL_HEADER)) {
+      result =
+          switch (matcher.getHeaderMatchSpecifierCase()) {
+            case PRESENT_MATCH -> matcher.getPresentMatch() == (appProtocol != null);
+            case STRING_MATCH ->
+                appProtocol != null
+                    && !matcher.getStringMatch().hasSafeRegex()
+                    && appProtocol.equals(matcher.getStringMatch().getExact());
             default -> false;
           };
     } else {

@@ -45,7 +45,65 @@ class EnvoyConfigTest {
         .containsExactly("https", "health");
     assertThat(bootstrap.getStaticResources().getClustersList())
         .extracting(c -> c.getName())
-        .containsExactlyInAnyOrder("model-servers", "default-models", "pointsman-picker");
+        .containsExactlyInAnyOrder(
+            "model-servers", "model-servers-h2c", "default-models", "pointsman-picker");
+  }
+
+  @Test
+  void anH2cPoolsPickGoesToTheSamePodOverHttp2AndOthersStayOnHttp1() {
+    Bootstrap bootstrap = EnvoyConfigRules.parse(YAML);
+    VirtualHost host = mainVirtualHost(bootstrap);
+
+    for (String path : InferencePaths.DEFAULT_ROUTED) {
+      Route h2c = EnvoyConfigRules.firstMatch(host, "POST", path, true, EnvoyConfigRules.H2C);
+      Route http = EnvoyConfigRules.firstMatch(host, "POST", path, true, null);
+      Route other = EnvoyConfigRules.firstMatch(host, "POST", path, true, "http");
+      assertThat(h2c.getName()).isEqualTo("picked-h2c");
+      assertThat(h2c.getRoute().getCluster()).isEqualTo("model-servers-h2c");
+      assertThat(h2c.getRequestHeadersToRemoveList())
+          .containsExactly(EnvoyConfigRules.APP_PROTOCOL_HEADER);
+      assertThat(http.getName()).isEqualTo("picked");
+      assertThat(other.getName()).isEqualTo("picked");
+      // without a pick the protocol header changes nothing
+      assertThat(EnvoyConfigRules.firstMatch(host, "POST", path, false, EnvoyConfigRules.H2C))
+          .extracting(Route::getName)
+          .isEqualTo("fallback-default");
+      assertThat(h2c.getRoute().getTimeout()).isEqualTo(http.getRoute().getTimeout());
+      assertThat(h2c.getRoute().getIdleTimeout()).isEqualTo(http.getRoute().getIdleTimeout());
+    }
+    var h1 = EnvoyConfigRules.cluster(bootstrap, "model-servers");
+    var h2 = EnvoyConfigRules.cluster(bootstrap, "model-servers-h2c");
+    assertThat(EnvoyConfigRules.upstreamProtocol(h2).hasHttp2ProtocolOptions()).isTrue();
+    assertThat(EnvoyConfigRules.upstreamProtocol(h1).hasHttpProtocolOptions()).isTrue();
+    assertThat(h2.hasTransportSocket()).isFalse();
+    // apart from the protocol, the two clusters are the same
+    assertThat(
+            h2.toBuilder()
+                .setName(h1.getName())
+                .clearTypedExtensionProtocolOptions()
+                .putAllTypedExtensionProtocolOptions(h1.getTypedExtensionProtocolOptionsMap())
+                .build())
+        .isEqualTo(h1);
+  }
+
+  @Test
+  void everyListenerIsDualStackForIpv6OnlyClusters() {
+    Bootstrap bootstrap = EnvoyConfigRules.parse(YAML);
+
+    assertThat(bootstrap.getStaticResources().getListenersList())
+        .allSatisfy(
+            l -> {
+              var address = l.getAddress().getSocketAddress();
+              assertThat(address.getAddress()).as(l.getName()).isEqualTo("::");
+              assertThat(address.getIpv4Compat()).as(l.getName()).isTrue();
+              assertThat(l.getAdditionalAddressesList()).as(l.getName()).isEmpty();
+            });
+    // The upstream clusters resolve names to IPv4 where there is one, else to IPv6.
+    for (String name : List.of("default-models", "pointsman-picker")) {
+      assertThat(EnvoyConfigRules.cluster(bootstrap, name).getDnsLookupFamily())
+          .as(name)
+          .isEqualTo(io.envoyproxy.envoy.config.cluster.v3.Cluster.DnsLookupFamily.V4_PREFERRED);
+    }
   }
 
   @Test
@@ -252,6 +310,21 @@ class EnvoyConfigTest {
   static Stream<Arguments> brokenConfigs() {
     return Stream.of(
         broken(
+            "h2c pools sent to the HTTP/1.1 cluster",
+            "cluster: model-servers-h2c",
+            "cluster: model-servers",
+            "must speak HTTP/2 cleartext"),
+        broken(
+            "the h2c route forwards the picker's protocol header",
+            "request_headers_to_remove: [x-pointsman-app-protocol]",
+            "",
+            "must not forward x-pointsman-app-protocol"),
+        broken(
+            "a client's protocol header not stripped",
+            "\n                        - remove: x-pointsman-app-protocol",
+            "",
+            "x-pointsman-app-protocol"),
+        broken(
             "buffered request body",
             "request_body_mode: FULL_DUPLEX_STREAMED",
             "request_body_mode: BUFFERED",
@@ -293,13 +366,13 @@ class EnvoyConfigTest {
             "clear_route_cache"),
         broken(
             "ORIGINAL_DST with round robin",
-            "lb_policy: CLUSTER_PROVIDED",
-            "lb_policy: ROUND_ROBIN",
+            "load balancer.\n      lb_policy: CLUSTER_PROVIDED",
+            "load balancer.\n      lb_policy: ROUND_ROBIN",
             "ORIGINAL_DST requires lb_policy CLUSTER_PROVIDED"),
         broken(
             "ORIGINAL_DST on the wrong header",
-            "http_header_name: x-gateway-destination-endpoint",
-            "http_header_name: x-envoy-original-dst-host",
+            "fallback list to this data plane).\n        http_header_name: x-gateway-destination-endpoint",
+            "fallback list to this data plane).\n        http_header_name: x-envoy-original-dst-host",
             "http_header_name is 'x-envoy-original-dst-host'"),
         broken(
             "slow connect to a dead pod",

@@ -59,6 +59,41 @@ class CrdSchemaTest {
     assertThat(fromYaml).as("property paths and types of crds/%s.yaml", crd).isEqualTo(fromJava);
   }
 
+  /**
+   * The constraints of the upstream v1.6.0 InferencePool schema that earlier vendored copies lacked
+   * (issue 23): a copy that loses one of them no longer equals upstream.
+   */
+  @Test
+  void theInferencePoolSchemaCarriesUpstreamV160sConstraints() throws IOException {
+    JsonNode schema =
+        schema(
+            MockCluster.repoRoot().resolve("crds/inferencepools.inference.networking.k8s.io.yaml"));
+    JsonNode spec = schema.path("properties").path("spec");
+    JsonNode parent =
+        schema.at("/properties/status/properties/parents/items/properties/controllerName");
+
+    assertThat(spec.path("required"))
+        .extracting(JsonNode::asText)
+        .containsExactlyInAnyOrder("selector", "targetPorts");
+    assertThat(spec.at("/properties/appProtocol/default").asText()).isEqualTo("http");
+    assertThat(spec.at("/properties/appProtocol/enum"))
+        .extracting(JsonNode::asText)
+        .containsExactly("http", "kubernetes.io/h2c");
+    assertThat(spec.at("/properties/selector/properties/matchLabels/minProperties").asInt())
+        .isEqualTo(1);
+    assertThat(spec.at("/properties/selector/properties/matchLabels/maxProperties").asInt())
+        .isEqualTo(64);
+    assertThat(spec.at("/properties/targetPorts/maxItems").asInt()).isEqualTo(8);
+    assertThat(spec.at("/properties/targetPorts/x-kubernetes-validations/0/rule").asText())
+        .isEqualTo("self.all(p1, self.exists_one(p2, p1.number==p2.number))");
+    assertThat(spec.at("/properties/endpointPickerRef/x-kubernetes-validations/0/rule").asText())
+        .isEqualTo("self.kind != 'Service' || has(self.port)");
+    assertThat(parent.path("minLength").asInt()).isEqualTo(1);
+    assertThat(parent.path("maxLength").asInt()).isEqualTo(253);
+    assertThat("example.net/gateway-controller").matches(parent.path("pattern").asText());
+    assertThat("example.net").doesNotMatch(parent.path("pattern").asText());
+  }
+
   @Test
   void crdsDeclareStatusSubresourceAndPrinterColumns() throws IOException {
     for (String crd : List.of("modelroutes.pointsman.dev", "pickerpolicies.pointsman.dev")) {
