@@ -44,6 +44,12 @@ public final class Fixtures {
     return new Candidate(new EndpointState(e, m, true), load, SpeedProfile.of(e));
   }
 
+  /** A candidate with an explicit speed profile, for arithmetic that must not follow the priors. */
+  public static Candidate withProfile(
+      String address, SpeedProfile profile, EndpointMetrics m, InFlightTracker.Load load) {
+    return new Candidate(new EndpointState(endpoint(address, null), m, true), load, profile);
+  }
+
   /** Pending work the picker itself put on an endpoint since its last scrape. */
   public static InFlightTracker.Load pending(int requests, long tokens) {
     return new InFlightTracker.Load(requests, tokens, requests, tokens);

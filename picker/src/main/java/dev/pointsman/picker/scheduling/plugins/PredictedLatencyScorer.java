@@ -191,10 +191,6 @@ public final class PredictedLatencyScorer implements Scorer {
     double steps = Math.ceil(work / perStepTokens);
     // a step reads the weights and the running batch's KV cache at least: with a large batch of
     // long contexts that, not the prompt's compute, sets the pace
-    double memorySeconds = p.decodeStepSeconds() + p.kvSecondsPerToken() * c.contextTokens();
-    double stepSeconds =
-        Math.max(
-            memorySeconds, (Math.min(work, perStepTokens) + running) / p.prefillTokensPerSecond());
-    return steps * stepSeconds;
+    return steps * p.stepSeconds(Math.min(work, perStepTokens) + running, c.contextTokens());
   }
 }
