@@ -55,6 +55,13 @@ public final class Fixtures {
     return new InFlightTracker.Load(requests, tokens, requests, tokens);
   }
 
+  /** A cycle state with a learned latency model and prefix matches already computed. */
+  public static CycleState cycle(long[] blocks, int[] matches, LatencyModel model) {
+    CycleState s = new CycleState(0L, blocks, model);
+    s.prefixMatches(matches);
+    return s;
+  }
+
   /** A cycle state whose prefix matches are already computed (as the scheduler does). */
   public static CycleState cycle(long[] blocks, int[] matches) {
     CycleState s = new CycleState(0L, blocks);

@@ -19,6 +19,8 @@ public final class ModelSize {
 
   private static final Pattern PLAIN_COUNT = Pattern.compile("\\d{7,13}");
 
+  private static final Pattern STATED = Pattern.compile("(?i)(\\d{1,3}x)?\\d{1,4}(\\.\\d{1,3})?b");
+
   private ModelSize() {}
 
   /**

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Each endpoint's speed prior, from what an operator can know: its GPU type label mapped to
@@ -33,8 +34,16 @@ public final class SpeedPriors {
 
   private static final SpeedPriors BUILT_IN = new SpeedPriors(GpuSpecs.builtIn(), Double.NaN);
 
+  /** Endpoints whose known prior is remembered; past this the memory is cleared. */
+  static final int CACHED = 4096;
+
   private final GpuSpecs specs;
   private final double paramsBillions;
+
+  /** Each endpoint's known prior, or {@link #UNKNOWN}: labels are parsed once, not per request. */
+  private final ConcurrentHashMap<Endpoint, SpeedProfile> cache = new ConcurrentHashMap<>();
+
+  private static final SpeedProfile UNKNOWN = new SpeedProfile("unknown", 1, 1, 1, 0);
 
   /**
    * @param specs the GPU table
@@ -94,6 +103,19 @@ public final class SpeedPriors {
 
   /** The prior {@code endpoint}'s labels name, or null when its GPU is unknown. */
   private SpeedProfile known(Endpoint endpoint) {
+    SpeedProfile p = cache.get(endpoint);
+    if (p == null) {
+      if (cache.size() >= CACHED) {
+        cache.clear();
+      }
+      SpeedProfile derived = derive(endpoint);
+      p = derived == null ? UNKNOWN : derived;
+      cache.put(endpoint, p);
+    }
+    return p == UNKNOWN ? null : p;
+  }
+
+  private SpeedProfile derive(Endpoint endpoint) {
     GpuSpec spec =
         specs
             .lookup(endpoint.label(GPU_PRODUCT_LABEL))

@@ -130,6 +130,32 @@ class PredictedLatencyScorerTest {
   }
 
   @Test
+  void theFleetsRecomputeCostIsPricedAtTheLearnedSpeed() {
+    // endpoint 0 holds the 4,096-token prompt with 2,000 tokens queued (0.2 s); endpoint 1 holds
+    // none, and its first tokens showed it five times faster than its prior
+    long[] blocks = java.util.stream.LongStream.rangeClosed(1, 256).toArray();
+    dev.pointsman.picker.scheduling.latency.LatencyModel model =
+        new dev.pointsman.picker.scheduling.latency.LatencyModel();
+    for (int i = 0; i < 50; i++) {
+      model.observe("10.0.0.2:8000", 0.1 + i * 0.01, 0.2 * (0.1 + i * 0.01));
+    }
+    CycleState state = Fixtures.cycle(blocks, new int[] {256, 0}, model);
+    var busy =
+        new dev.pointsman.picker.scheduling.EndpointMetrics(
+            0, 0, 0.9, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0);
+    List<Candidate> c =
+        List.of(
+            Fixtures.withProfile(
+                "10.0.0.1:8000", MID, busy, new InFlightTracker.Load(0, 0, 0, 0, 1, 2_000)),
+            Fixtures.withProfile("10.0.0.2:8000", MID, busy, InFlightTracker.Load.NONE));
+    double[] out = score(c, state, 4096);
+    // its own prefill takes 0.08 s and recomputing costs the fleet 0.9 × 0.08 s: it wins; priced
+    // at its prior's speed (0.37 s) the recompute would have sent the request to the queue
+    assertThat(out[1]).isEqualTo(1.0);
+    assertThat(out[0]).isLessThan(0.85);
+  }
+
+  @Test
   void deepQueueOnTheH100FlipsIt() {
     double[] s = score(List.of(on(FAST, 100, 0, 0), on(SLOW, 0, 0, 0)), NO_PREFIX, 1000);
 
