@@ -15,7 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * through the {@link Roofline}. An endpoint whose GPU is unknown gets a neutral prior, the median
  * of its pool's known endpoints (or the {@link GpuSpecs#REFERENCE} GPU's when none is known), so
  * that it neither attracts nor repels traffic before its first tokens are observed. The learned
- * latency model corrects every prior from there. Immutable; thread-safe.
+ * latency model corrects every prior from there. Thread-safe: immutable but for a bounded cache of
+ * each endpoint's derived prior (a concurrent map of immutable values, cleared when full).
  *
  * <p>Labels read, per endpoint: {@value #GPU_PRODUCT_LABEL} (as NVIDIA's GPU feature discovery sets
  * it on nodes) or {@value SpeedProfile#GPU_LABEL}; {@value #MODEL_PARAMS_LABEL} ({@code 8b}, {@code

@@ -141,6 +141,40 @@ class PriorTest {
   }
 
   @Test
+  void theLabelCacheGivesTheSameAnswersUnderConcurrencyAndPastItsBound() throws Exception {
+    SpeedPriors priors = new SpeedPriors(GpuSpecs.builtIn(), Double.NaN);
+    String[] gpus = {"H100-80", "L4", "A100-80", "unknown"};
+    int n = SpeedPriors.CACHED * 2;
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<Boolean>> results = new java.util.ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        results.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < n; i++) {
+                    Endpoint e =
+                        new Endpoint(
+                            "10.0.0.1:" + (i % 60000 + 1), "p", Map.of("gpu", gpus[i % 4]));
+                    SpeedProfile expected =
+                        SpeedPriors.builtIn().of(new Endpoint(e.address(), "q", e.labels()));
+                    if (!priors.of(e).equals(expected)) {
+                      return false;
+                    }
+                  }
+                  return true;
+                }));
+      }
+      for (var r : results) {
+        assertThat(r.get(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void labelsStateTheProductTheModelSizeAndTheGpusPerEndpoint() {
     SpeedPriors priors = SpeedPriors.builtIn();
     SpeedProfile shortLabel = priors.of(new Endpoint("a:1", "p", Map.of("gpu", "L4")));
