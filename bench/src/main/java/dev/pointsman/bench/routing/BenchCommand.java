@@ -7,6 +7,7 @@ import dev.pointsman.bench.routing.run.Progress;
 import dev.pointsman.bench.routing.run.ScenarioResult;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.scenario.Scenarios;
+import dev.pointsman.bench.routing.scenario.Suites;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -37,16 +38,26 @@ import picocli.CommandLine.Option;
           + " docs/benchmarks.md."
     },
     footerHeading = "%nExample:%n",
-    footer = {"  ./pointsman bench --scenario s1 --quick"})
+    footer = {
+      "  ./pointsman bench --scenario s1 --quick",
+      "  ./pointsman bench --suite mismatch --quick"
+    })
 public final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--scenario",
       arity = "1..*",
-      required = true,
       paramLabel = "FILE",
       description = "Scenario YAML files, or shipped names s1..s5.")
   List<String> scenarios;
+
+  @Option(
+      names = "--suite",
+      paramLabel = "NAME",
+      description =
+          "Runs a named suite (its scenarios and policies): mismatch (pointsman with wrong speed"
+              + " priors).")
+  String suite;
 
   @Option(
       names = "--out",
@@ -106,7 +117,11 @@ public final class BenchCommand implements Callable<Integer> {
     Map<String, PolicyConfig> custom = new HashMap<>();
     List<Scenario> instances = new ArrayList<>();
     try {
-      names = new ArrayList<>(policies == null ? Policies.ALL : Policies.validate(policies));
+      if ((scenarios == null || scenarios.isEmpty()) && suite == null) {
+        throw new IllegalArgumentException("give --scenario FILE... or --suite NAME");
+      }
+      List<String> defaults = suite == null ? Policies.ALL : Suites.policies(suite);
+      names = new ArrayList<>(policies == null ? defaults : Policies.validate(policies));
       if (policyFiles != null) {
         for (Map.Entry<String, Path> e : new TreeMap<>(policyFiles).entrySet()) {
           custom.put(e.getKey(), Policies.readCustom(e.getKey(), e.getValue()));
@@ -116,8 +131,14 @@ public final class BenchCommand implements Callable<Integer> {
       if (threads < 1) {
         throw new IllegalArgumentException("--threads: " + threads + " (expected >= 1)");
       }
-      for (String s : scenarios) {
-        Scenario scenario = Scenarios.load(s);
+      List<Scenario> chosen = new ArrayList<>();
+      if (suite != null) {
+        chosen.addAll(Suites.scenarios(suite));
+      }
+      for (String s : scenarios == null ? List.<String>of() : scenarios) {
+        chosen.add(Scenarios.load(s));
+      }
+      for (Scenario scenario : chosen) {
         if (seeds != null && !seeds.isEmpty()) {
           scenario = scenario.withSeeds(seeds);
         }
@@ -152,9 +173,15 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   private String commandLine() {
-    StringBuilder sb = new StringBuilder("pointsman bench --scenario");
-    for (String s : scenarios) {
-      sb.append(' ').append(s);
+    StringBuilder sb = new StringBuilder("pointsman bench");
+    if (suite != null) {
+      sb.append(" --suite ").append(suite);
+    }
+    if (scenarios != null && !scenarios.isEmpty()) {
+      sb.append(" --scenario");
+      for (String s : scenarios) {
+        sb.append(' ').append(s);
+      }
     }
     sb.append(" --out ").append(out);
     if (quick) {

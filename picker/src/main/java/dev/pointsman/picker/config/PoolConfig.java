@@ -5,6 +5,8 @@ import dev.pointsman.inference.model.PoolTarget;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scheduling.Plugins;
 import dev.pointsman.picker.scheduling.PolicyConfig;
+import dev.pointsman.picker.scheduling.prior.ModelSize;
+import dev.pointsman.picker.scheduling.prior.SpeedPriors;
 import dev.pointsman.picker.scrape.Engine;
 import dev.pointsman.picker.scrape.MetricsLocation;
 import java.util.ArrayList;
@@ -27,6 +29,8 @@ import java.util.Set;
  *     {@code /metrics}, trtllm-serve's {@code /prometheus/metrics})
  * @param metricsPort the endpoints' metrics port (null: the engine's — Triton's 8002 — else each
  *     endpoint's own port)
+ * @param modelParams the served model's parameter count ({@code 8b}, {@code 70b}), for the speed
+ *     prior; null: the size the model names hint ({@code Llama-3.1-70B-Instruct} → 70b), if any
  */
 public record PoolConfig(
     String name,
@@ -35,7 +39,8 @@ public record PoolConfig(
     List<EndpointConfig> endpoints,
     PolicyConfig policy,
     String metricsPath,
-    Integer metricsPort) {
+    Integer metricsPort,
+    String modelParams) {
 
   public PoolConfig {
     if (name == null || name.isBlank()) {
@@ -52,6 +57,10 @@ public record PoolConfig(
             "endpoints[" + i + "].address: '" + endpoints.get(i).address() + "' (listed twice)");
       }
     }
+    if (modelParams != null && ModelSize.parse(modelParams).isEmpty()) {
+      throw new IllegalArgumentException(
+          "modelParams: '" + modelParams + "' (expected a size such as 8b, 70b or 8x7b)");
+    }
     policy = policy == null ? PolicyConfig.defaults() : policy;
     if (metricsPort != null && (metricsPort < 1 || metricsPort > 65535)) {
       throw new IllegalArgumentException("metricsPort: " + metricsPort + " (expected 1..65535)");
@@ -64,9 +73,20 @@ public record PoolConfig(
     }
   }
 
+  /** A pool with the default model size (from its model names). */
+  public PoolConfig(
+      String name,
+      String engine,
+      List<String> models,
+      List<EndpointConfig> endpoints,
+      PolicyConfig policy) {
+    this(name, engine, models, endpoints, policy, null, null, null);
+  }
+
   /** A copy with other endpoints. */
   public PoolConfig withEndpoints(List<EndpointConfig> newEndpoints) {
-    return new PoolConfig(name, engine, models, newEndpoints, policy, metricsPath, metricsPort);
+    return new PoolConfig(
+        name, engine, models, newEndpoints, policy, metricsPath, metricsPort, modelParams);
   }
 
   /** Where the endpoints serve their metrics, when not at the engine's default. */
@@ -78,8 +98,38 @@ public record PoolConfig(
     return Engine.fromConfigName(engine);
   }
 
+  /**
+   * The endpoints, each labelled with the pool's model size ({@value
+   * SpeedPriors#MODEL_PARAMS_LABEL}) unless its own labels state one.
+   */
   public List<Endpoint> toEndpoints() {
-    return endpoints.stream().map(e -> new Endpoint(e.address(), name, e.labels())).toList();
+    String size = modelSize();
+    return endpoints.stream()
+        .map(
+            e -> {
+              if (size == null || e.labels().containsKey(SpeedPriors.MODEL_PARAMS_LABEL)) {
+                return new Endpoint(e.address(), name, e.labels());
+              }
+              Map<String, String> labels = new LinkedHashMap<>(e.labels());
+              labels.put(SpeedPriors.MODEL_PARAMS_LABEL, size);
+              return new Endpoint(e.address(), name, labels);
+            })
+        .toList();
+  }
+
+  /** The stated model size, or the one every model name hints alike, or null. */
+  private String modelSize() {
+    if (modelParams != null) {
+      return modelParams;
+    }
+    Set<Double> hinted = new HashSet<>();
+    for (String m : models) {
+      hinted.add(ModelSize.fromName(m).orElse(Double.NaN));
+    }
+    if (hinted.size() != 1 || hinted.contains(Double.NaN)) {
+      return null;
+    }
+    return hinted.iterator().next() + "b";
   }
 
   /** Base-model entries implied by the pools' {@code models} lists. */

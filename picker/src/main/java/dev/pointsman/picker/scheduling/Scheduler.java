@@ -5,6 +5,7 @@ import dev.pointsman.picker.scheduling.latency.LatencyModel;
 import dev.pointsman.picker.scheduling.plugins.LoraAffinityScorer;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
+import dev.pointsman.picker.scheduling.prior.SpeedPriors;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,6 +28,7 @@ public final class Scheduler {
   private final PrefixHasher hasher;
   private final LongSupplier nanoClock;
   private final LatencyModel latencyModel;
+  private final SpeedPriors priors;
   private final AdapterHistory adapters = new AdapterHistory();
   private final AdapterLoadModel adapterLoads = new AdapterLoadModel();
   private final LatencyModel tpotModel = LatencyModel.forTpot();
@@ -46,6 +48,20 @@ public final class Scheduler {
       PrefixHasher hasher,
       LongSupplier nanoClock,
       LatencyModel latencyModel) {
+    this(prefixIndex, inFlight, hasher, nanoClock, latencyModel, SpeedPriors.builtIn());
+  }
+
+  /**
+   * @param priors each endpoint's speed before any of its first tokens is observed
+   */
+  public Scheduler(
+      PrefixIndex prefixIndex,
+      InFlightTracker inFlight,
+      PrefixHasher hasher,
+      LongSupplier nanoClock,
+      LatencyModel latencyModel,
+      SpeedPriors priors) {
+    this.priors = Objects.requireNonNull(priors, "priors");
     this.prefixIndex = Objects.requireNonNull(prefixIndex, "prefixIndex");
     this.inFlight = Objects.requireNonNull(inFlight, "inFlight");
     this.hasher = Objects.requireNonNull(hasher, "hasher");
@@ -284,14 +300,18 @@ public final class Scheduler {
   private List<Candidate> candidates(SchedulingRequest request, List<PoolSnapshot> pools) {
     List<Candidate> out = new ArrayList<>();
     for (PoolSnapshot pool : pools) {
-      for (EndpointState e : pool.endpoints()) {
-        if (!e.available()) {
+      List<SpeedProfile> profiles = null;
+      List<EndpointState> endpoints = pool.endpoints();
+      for (int i = 0; i < endpoints.size(); i++) {
+        EndpointState e = endpoints.get(i);
+        if (!e.available() || !request.allows(e.address())) {
           continue;
         }
-        if (!request.allows(e.address())) {
-          continue;
+        if (profiles == null) {
+          // an endpoint of unknown GPU takes the median of its whole pool, available or not
+          profiles = priors.of(endpoints);
         }
-        out.add(new Candidate(e, inFlight.load(e.address()), SpeedProfile.of(e.endpoint())));
+        out.add(new Candidate(e, inFlight.load(e.address()), profiles.get(i)));
       }
     }
     return out;

@@ -1,18 +1,19 @@
 package dev.pointsman.picker.scheduling;
 
-import java.util.Locale;
-import java.util.Map;
+import dev.pointsman.picker.scheduling.prior.SpeedPriors;
 
 /**
- * How fast an endpoint's GPU is, for predicting latency. GPU generations differ 5–15× in prefill
- * speed, which is what makes a heterogeneous fleet need a cost in seconds rather than in requests.
+ * How fast an endpoint is, for predicting latency: a roofline of its GPU and model. GPU generations
+ * differ 5–15× in prefill speed, which is what makes a heterogeneous fleet need a cost in seconds
+ * rather than in requests. The built-in priors come from spec sheets ({@link SpeedPriors}); the
+ * learned latency model corrects them from observed first tokens.
  *
- * @param name profile name (e.g. {@code H100-80})
- * @param prefillTokensPerSecond prefill throughput
- * @param decodeStepSeconds time of one decode step at batch 1 (the weight-read floor)
+ * @param name what the prior was derived from (a GPU, or {@code neutral})
+ * @param prefillTokensPerSecond tokens per second the engine computes (prefill throughput)
+ * @param decodeStepSeconds time of one engine step at batch 1: reading the weights
  * @param tokenBudget tokens one engine step can process
- * @param kvSecondsPerToken what each token of context in the batch adds to a decode step (reading
- *     its KV cache)
+ * @param kvSecondsPerToken what each token of context in the batch adds to a step (reading its KV
+ *     cache)
  */
 public record SpeedProfile(
     String name,
@@ -21,46 +22,18 @@ public record SpeedProfile(
     int tokenBudget,
     double kvSecondsPerToken) {
 
-  /** The label that names an endpoint's GPU profile. */
+  /** The short label that names an endpoint's GPU type (e.g. {@code H100-80}). */
   public static final String GPU_LABEL = "gpu";
 
   /** The label that overrides prefill throughput (tokens per second). */
   public static final String PREFILL_LABEL = "pointsman.dev/prefill-tokens-per-second";
 
-  /** Used when an endpoint names no known GPU: an A100-80-class pod. */
-  public static final SpeedProfile DEFAULT =
-      new SpeedProfile("default", 9_000, 0.0102, 2048, 0.084e-6);
-
-  private static final Map<String, SpeedProfile> KNOWN =
-      Map.of(
-          "h100-80", new SpeedProfile("H100-80", 28_000, 0.0064, 8192, 0.051e-6),
-          "h100", new SpeedProfile("H100-80", 28_000, 0.0064, 8192, 0.051e-6),
-          "a100-80", new SpeedProfile("A100-80", 9_000, 0.0102, 2048, 0.084e-6),
-          "a100-40", new SpeedProfile("A100-40", 9_000, 0.0134, 2048, 0.084e-6),
-          "a100", new SpeedProfile("A100-80", 9_000, 0.0102, 2048, 0.084e-6),
-          "a10g", new SpeedProfile("A10G", 2_500, 0.035, 2048, 0.28e-6),
-          "l4", new SpeedProfile("L4", 2_000, 0.070, 2048, 0.57e-6));
-
-  /**
-   * A profile whose KV read cost is taken as an A100's, scaled by its decode floor (both are set by
-   * memory bandwidth).
-   */
-  public SpeedProfile(
-      String name, double prefillTokensPerSecond, double decodeStepSeconds, int tokenBudget) {
-    this(
-        name,
-        prefillTokensPerSecond,
-        decodeStepSeconds,
-        tokenBudget,
-        0.084e-6 * decodeStepSeconds / 0.0102);
-  }
-
   public SpeedProfile {
-    if (!(prefillTokensPerSecond > 0)) {
+    if (!(prefillTokensPerSecond > 0) || Double.isInfinite(prefillTokensPerSecond)) {
       throw new IllegalArgumentException(
           "prefillTokensPerSecond: " + prefillTokensPerSecond + " (expected > 0)");
     }
-    if (!(decodeStepSeconds > 0)) {
+    if (!(decodeStepSeconds > 0) || Double.isInfinite(decodeStepSeconds)) {
       throw new IllegalArgumentException(
           "decodeStepSeconds: " + decodeStepSeconds + " (expected > 0)");
     }
@@ -74,42 +47,35 @@ public record SpeedProfile(
   }
 
   /**
+   * Seconds of one engine step that computes {@code tokens} (prompt tokens plus one per decoding
+   * sequence) while its batch holds {@code contextTokens} of KV cache: a step is as long as the
+   * larger of what it reads (the weights and the KV cache) and what it computes.
+   */
+  public double stepSeconds(double tokens, double contextTokens) {
+    double memory = decodeStepSeconds + kvSecondsPerToken * Math.max(0, contextTokens);
+    return Math.max(memory, Math.max(0, tokens) / prefillTokensPerSecond);
+  }
+
+  /**
    * Analytic seconds per output token for a request joining a batch of {@code batch} sequences that
    * hold {@code contextTokens} of KV cache, while {@code prefillTokens} of other prompts wait to be
-   * prefilled. A decode step reads the weights and every sequence's KV cache; while prompts are
-   * chunked into the same steps it is bound by compute instead. Those steps are averaged over the
-   * request's {@code outputTokens}.
+   * prefilled. Steps with only decodes compute one token per sequence; while prompts are chunked
+   * into the same steps (the rest of the token budget each), steps compute a full budget. Those
+   * steps are averaged over the request's {@code outputTokens}.
    */
   public double tpotSeconds(
       int batch, double contextTokens, double prefillTokens, int outputTokens) {
     int seqs = Math.max(1, batch);
-    double memory = decodeStepSeconds + kvSecondsPerToken * Math.max(0, contextTokens);
-    double decodeOnly = Math.max(memory, seqs / prefillTokensPerSecond);
+    double decodeOnly = stepSeconds(seqs, contextTokens);
     double chunk = Math.max(1, tokenBudget - seqs);
-    double withPrefill = Math.max(memory, (seqs + chunk) / prefillTokensPerSecond);
+    double withPrefill = stepSeconds(seqs + chunk, contextTokens);
     double prefillSteps = Math.max(0, prefillTokens) / chunk;
     double share = Math.min(1.0, prefillSteps / Math.max(1, outputTokens));
     return share * withPrefill + (1 - share) * decodeOnly;
   }
 
-  /** The profile an endpoint's labels name, or {@link #DEFAULT}. */
+  /** The built-in prior of an endpoint alone (no pool to take a neutral median from). */
   public static SpeedProfile of(Endpoint endpoint) {
-    String gpu = endpoint.label(GPU_LABEL);
-    SpeedProfile base =
-        gpu == null ? DEFAULT : KNOWN.getOrDefault(gpu.toLowerCase(Locale.ROOT), DEFAULT);
-    String prefill = endpoint.label(PREFILL_LABEL);
-    if (prefill == null) {
-      return base;
-    }
-    try {
-      return new SpeedProfile(
-          base.name(),
-          Double.parseDouble(prefill),
-          base.decodeStepSeconds(),
-          base.tokenBudget(),
-          base.kvSecondsPerToken());
-    } catch (IllegalArgumentException e) {
-      return base;
-    }
+    return SpeedPriors.builtIn().of(endpoint);
   }
 }

@@ -29,6 +29,31 @@ class PickerConfigTest {
   }
 
   @Test
+  void aPoolsModelSizeLabelsItsEndpointsForTheSpeedPrior() {
+    String label = dev.pointsman.picker.scheduling.prior.SpeedPriors.MODEL_PARAMS_LABEL;
+    PickerConfig stated =
+        PickerConfig.parse(
+            "pools: [{name: a, models: [m], modelParams: 70b, endpoints: [{address: '10.0.0.1:8000'},"
+                + " {address: '10.0.0.2:8000', labels: {'"
+                + label
+                + "': 8b}}]}]\n");
+    assertThat(stated.pools().get(0).toEndpoints())
+        .extracting(e -> e.label(label))
+        .containsExactly("70b", "8b");
+    PickerConfig hinted =
+        PickerConfig.parse(
+            "pools: [{name: a, models: [meta-llama/Llama-3.1-70B-Instruct], endpoints: [{address:"
+                + " '10.0.0.1:8000'}]}]\n");
+    assertThat(hinted.pools().get(0).toEndpoints().get(0).label(label)).isEqualTo("70.0b");
+    assertThat(PickerConfig.parse(POOL).pools().get(0).toEndpoints().get(0).label(label)).isNull();
+    assertThatThrownBy(
+            () ->
+                PickerConfig.parse(
+                    "pools: [{name: a, models: [m], modelParams: huge, endpoints: []}]\n"))
+        .hasMessageContaining("modelParams: 'huge' (expected a size such as 8b, 70b or 8x7b)");
+  }
+
+  @Test
   void protocolAndShutdownDefaultToOriginalDstNoHooksAndATwelveSecondGrace() {
     PickerConfig c = PickerConfig.parse(POOL);
     assertThat(c.pickerOptions())

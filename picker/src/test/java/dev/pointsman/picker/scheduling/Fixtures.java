@@ -44,9 +44,22 @@ public final class Fixtures {
     return new Candidate(new EndpointState(e, m, true), load, SpeedProfile.of(e));
   }
 
+  /** A candidate with an explicit speed profile, for arithmetic that must not follow the priors. */
+  public static Candidate withProfile(
+      String address, SpeedProfile profile, EndpointMetrics m, InFlightTracker.Load load) {
+    return new Candidate(new EndpointState(endpoint(address, null), m, true), load, profile);
+  }
+
   /** Pending work the picker itself put on an endpoint since its last scrape. */
   public static InFlightTracker.Load pending(int requests, long tokens) {
     return new InFlightTracker.Load(requests, tokens, requests, tokens);
+  }
+
+  /** A cycle state with a learned latency model and prefix matches already computed. */
+  public static CycleState cycle(long[] blocks, int[] matches, LatencyModel model) {
+    CycleState s = new CycleState(0L, blocks, model);
+    s.prefixMatches(matches);
+    return s;
   }
 
   /** A cycle state whose prefix matches are already computed (as the scheduler does). */

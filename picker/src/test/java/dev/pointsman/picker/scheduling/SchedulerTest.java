@@ -372,7 +372,7 @@ class SchedulerTest {
               request("", 1000, false, null), pools, DEFAULT, new SplittableRandom(seed));
 
       assertThat(((Decision.Picked) d).address()).startsWith("10.1.");
-      assertThat(((Decision.Picked) d).primary().profile().name()).isEqualTo("H100-80");
+      assertThat(((Decision.Picked) d).primary().profile().name()).isEqualTo("H100-SXM5-80GB");
       ((Decision.Picked) d).ticket().release();
     }
   }

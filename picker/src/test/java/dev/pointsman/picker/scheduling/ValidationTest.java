@@ -15,53 +15,31 @@ class ValidationTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "0 | 0.8 | 1 | saturation.queueThreshold: 0 (expected >= 1)",
-        "5 | 0   | 1 | saturation.kvThreshold: 0.0 (expected in (0, 1])",
-        "5 | 1.5 | 1 | saturation.kvThreshold: 1.5 (expected in (0, 1])",
-        "5 | NaN | 1 | saturation.kvThreshold: NaN (expected in (0, 1])",
-        "5 | 0.8 | 0 | saturation.retryAfterSeconds: 0 (expected >= 1)",
-      })
-  void saturationRejects(int queue, double kv, int retry, String message) {
-    assertThatThrownBy(() -> new Saturation(queue, kv, retry))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage(message);
-  }
-
-  @Test
-  void saturationAcceptsFullKvThreshold() {
-    assertThat(new Saturation(1, 1.0, 1).kvThreshold()).isEqualTo(1.0);
-  }
-
-  @ParameterizedTest(name = "{0} {1} {2}: {3}")
-  @CsvSource(
-      delimiter = '|',
-      value = {
         "0    | 0.01 | 1 | prefillTokensPerSecond: 0.0 (expected > 0)",
         "NaN  | 0.01 | 1 | prefillTokensPerSecond: NaN (expected > 0)",
         "1000 | -1   | 1 | decodeStepSeconds: -1.0 (expected > 0)",
         "1000 | 0.01 | 0 | tokenBudget: 0 (expected >= 1)",
       })
   void speedProfileRejects(double prefill, double decode, int budget, String message) {
-    assertThatThrownBy(() -> new SpeedProfile("x", prefill, decode, budget))
+    assertThatThrownBy(() -> new SpeedProfile("x", prefill, decode, budget, 0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(message);
   }
 
-  @ParameterizedTest(name = "labels {0} -> {1} at {2} tok/s")
+  @ParameterizedTest(name = "labels {0} {1} -> {2}")
   @CsvSource(
       delimiter = '|',
       value = {
-        "              |              | default | 9000",
-        "H100-80       |              | H100-80 | 28000",
-        "h100          |              | H100-80 | 28000",
-        "L4            |              | L4      | 2000",
-        "tpu-v5        |              | default | 9000",
-        "H100-80       | 50000        | H100-80 | 50000",
-        "L4            | fast         | L4      | 2000", // unparsable override ignored
-        "L4            | -5           | L4      | 2000", // invalid override ignored
-        "              | 12000        | default | 12000",
+        "                      |       | neutral",
+        "H100-80               |       | H100-SXM5-80GB",
+        "h100                  |       | H100-SXM5-80GB",
+        "L4                    |       | L4",
+        "tpu-v5                |       | neutral",
+        "                      | 50000 | neutral",
+        "L4                    | fast  | L4", // unparsable override ignored
+        "L4                    | -5    | L4", // invalid override ignored
       })
-  void speedProfileFromLabels(String gpu, String prefill, String name, double tokensPerSecond) {
+  void speedProfileFromLabels(String gpu, String prefill, String name) {
     Map<String, String> labels = new java.util.HashMap<>();
     if (gpu != null) {
       labels.put(SpeedProfile.GPU_LABEL, gpu);
@@ -73,7 +51,12 @@ class ValidationTest {
     SpeedProfile p = SpeedProfile.of(new Endpoint("10.0.0.1:8000", "pool", labels));
 
     assertThat(p.name()).isEqualTo(name);
-    assertThat(p.prefillTokensPerSecond()).isEqualTo(tokensPerSecond);
+    SpeedProfile plain = SpeedProfile.of(new Endpoint("10.0.0.1:8000", "pool", Map.of()));
+    if ("50000".equals(prefill)) {
+      assertThat(p.prefillTokensPerSecond()).isEqualTo(50_000);
+    } else if (gpu != null && !"neutral".equals(name)) {
+      assertThat(p.prefillTokensPerSecond()).isNotEqualTo(plain.prefillTokensPerSecond());
+    }
   }
 
   @Test

@@ -5,6 +5,7 @@ import dev.pointsman.picker.scheduling.PluginSpec;
 import dev.pointsman.picker.scheduling.Plugins;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.picker.scheduling.SchedulingPolicy;
+import dev.pointsman.picker.scheduling.prior.SpeedPriors;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +52,11 @@ public final class Policies {
     if (own != null) {
       return new SchedulerPolicy(name, Plugins.build(own), fleet, random);
     }
+    SpeedPriors mismatched = MismatchPriors.priors(name);
+    if (mismatched != null) {
+      return new SchedulerPolicy(
+          name, Plugins.build(PolicyConfig.defaults()), fleet, random, mismatched);
+    }
     int n = fleet.size();
     return switch (name) {
       case "random" -> SimplePolicies.random(n, random);
@@ -83,7 +89,7 @@ public final class Policies {
   /** Checks policy names, for the command line. */
   public static List<String> validate(List<String> names) {
     for (String n : names) {
-      if (!ALL.contains(n)) {
+      if (!ALL.contains(n) && !MismatchPriors.NAMES.contains(n)) {
         throw new IllegalArgumentException(unknown(n));
       }
     }
@@ -95,7 +101,7 @@ public final class Policies {
    * policy CRD's spec) from YAML, validated as the picker validates it.
    */
   public static PolicyConfig readCustom(String name, Path file) {
-    if (ALL.contains(name)) {
+    if (ALL.contains(name) || MismatchPriors.NAMES.contains(name)) {
       throw new IllegalArgumentException(
           "--policy-file: '" + name + "' is a shipped policy's name; choose another");
     }

@@ -6,8 +6,10 @@ import dev.pointsman.picker.scheduling.InFlightTracker;
 import dev.pointsman.picker.scheduling.Scheduler;
 import dev.pointsman.picker.scheduling.SchedulingPolicy;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
+import dev.pointsman.picker.scheduling.latency.LatencyModel;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
+import dev.pointsman.picker.scheduling.prior.SpeedPriors;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.random.RandomGenerator;
@@ -34,6 +36,18 @@ final class SchedulerPolicy implements RoutingPolicy {
   private final Map<String, Integer> podOf = new HashMap<>();
 
   SchedulerPolicy(String name, SchedulingPolicy policy, FleetView fleet, RandomGenerator random) {
+    this(name, policy, fleet, random, SpeedPriors.builtIn());
+  }
+
+  /**
+   * @param priors the scheduler's speed priors (the built-in spec table, or a mismatch variant's)
+   */
+  SchedulerPolicy(
+      String name,
+      SchedulingPolicy policy,
+      FleetView fleet,
+      RandomGenerator random,
+      SpeedPriors priors) {
     this.name = name;
     this.policy = policy;
     this.fleet = fleet;
@@ -43,7 +57,9 @@ final class SchedulerPolicy implements RoutingPolicy {
             new PrefixIndex(PREFIX_BLOCKS_PER_ENDPOINT),
             new InFlightTracker(),
             PrefixHasher.DEFAULT,
-            fleet::nowNanos);
+            fleet::nowNanos,
+            new LatencyModel(),
+            priors);
     for (int i = 0; i < fleet.size(); i++) {
       podOf.put(FleetView.address(i), i);
     }

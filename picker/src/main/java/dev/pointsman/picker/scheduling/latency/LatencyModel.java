@@ -150,6 +150,15 @@ public final class LatencyModel {
     return new double[] {ab[0] * unit, ab[1]};
   }
 
+  /**
+   * How much slower than its analytic estimate {@code endpoint} has been observed to be: the
+   * learned factor {@code b}, 1 when untrained.
+   */
+  public double factor(String endpoint) {
+    Fit f = fits.get(endpoint);
+    return f == null ? 1.0 : f.coefficients()[1];
+  }
+
   /** Observations seen for {@code endpoint}. */
   public long observations(String endpoint) {
     Fit f = fits.get(endpoint);

@@ -22,7 +22,7 @@ import java.util.List;
  * candidate that would recompute prompt tokens another candidate holds in cache is charged that
  * prefill too, in seconds of its GPU, scaled by how full the candidates' KV caches are ({@code
  * cacheValue}): an idle fleet has compute to spare, a busy one pays for every recomputed prompt in
- * capacity. Score is {@code fastest / this}, in (0,1].
+ * capacity, at the endpoint's learned speed. Score is {@code fastest / this}, in (0,1].
  */
 public final class PredictedLatencyScorer implements Scorer {
   public static final String TYPE = "predicted-latency-scorer";
@@ -140,13 +140,15 @@ public final class PredictedLatencyScorer implements Scorer {
     }
     // Recomputing a prompt another endpoint holds costs the fleet that prefill, which matters as
     // much as the fleet is busy: weighed by the candidates' mean KV-cache use, a proxy for it.
+    // The prefill is priced at the endpoint's learned speed: its prior's throughput over the
+    // factor its observed first tokens taught the model.
     double busy = cacheValue * kvUse / n;
     for (int i = 0; i < n; i++) {
       if (busy > 0 && uncached[i] > fewestUncached) {
+        Candidate c = candidates.get(i);
+        double factor = model == null ? 1.0 : model.factor(c.address());
         out[i] +=
-            busy
-                * (uncached[i] - fewestUncached)
-                / candidates.get(i).profile().prefillTokensPerSecond();
+            busy * factor * (uncached[i] - fewestUncached) / c.profile().prefillTokensPerSecond();
       }
       best = Math.min(best, out[i]);
     }
@@ -191,10 +193,6 @@ public final class PredictedLatencyScorer implements Scorer {
     double steps = Math.ceil(work / perStepTokens);
     // a step reads the weights and the running batch's KV cache at least: with a large batch of
     // long contexts that, not the prompt's compute, sets the pace
-    double memorySeconds = p.decodeStepSeconds() + p.kvSecondsPerToken() * c.contextTokens();
-    double stepSeconds =
-        Math.max(
-            memorySeconds, (Math.min(work, perStepTokens) + running) / p.prefillTokensPerSecond());
-    return steps * stepSeconds;
+    return steps * p.stepSeconds(Math.min(work, perStepTokens) + running, c.contextTokens());
   }
 }

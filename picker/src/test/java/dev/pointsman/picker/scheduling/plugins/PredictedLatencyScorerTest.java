@@ -8,40 +8,53 @@ import dev.pointsman.picker.scheduling.Candidate;
 import dev.pointsman.picker.scheduling.CycleState;
 import dev.pointsman.picker.scheduling.Fixtures;
 import dev.pointsman.picker.scheduling.InFlightTracker;
+import dev.pointsman.picker.scheduling.SpeedProfile;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Hand-computed with the built-in profiles: H100-80 28,000 tok/s, budget 8,192, decode 6.4 ms; L4
- * 2,000 tok/s, budget 2,048, decode 70 ms; default (A100-80) 9,000 tok/s, budget 2,048, 10.2 ms.
- * Mean prompt 256 tokens per scraped waiting request.
+ * Hand-computed with the test's own profiles (not the built-in priors): fast 32,000 tok/s, budget
+ * 8,192, decode 8 ms; slow 4,000 tok/s, budget 2,048, decode 80 ms; mid 10,000 tok/s, budget 2,048,
+ * 16 ms plus 0.1 µs per token of context. Mean prompt 256 tokens per scraped waiting request.
  */
 class PredictedLatencyScorerTest {
   private static final CycleState NO_PREFIX = new CycleState(0, new long[0]);
   private final PredictedLatencyScorer scorer = new PredictedLatencyScorer();
 
-  private static Candidate on(String gpu, int waiting, int running, long pendingTokens) {
+  static final SpeedProfile FAST = new SpeedProfile("fast", 32_000, 0.008, 8192, 0);
+  static final SpeedProfile SLOW = new SpeedProfile("slow", 4_000, 0.08, 2048, 0);
+  static final SpeedProfile MID = new SpeedProfile("mid", 10_000, 0.016, 2048, 0.1e-6);
+
+  private static SpeedProfile profile(String name) {
+    return switch (name) {
+      case "fast" -> FAST;
+      case "slow" -> SLOW;
+      default -> MID;
+    };
+  }
+
+  private static Candidate on(SpeedProfile p, int waiting, int running, long pendingTokens) {
     InFlightTracker.Load load =
         pendingTokens == 0 ? InFlightTracker.Load.NONE : Fixtures.pending(1, pendingTokens);
-    return Fixtures.candidate("10.0.0.1:8000", gpu, Fixtures.metrics(waiting, running, 0.0), load);
+    return Fixtures.withProfile("10.0.0.1:8000", p, Fixtures.metrics(waiting, running, 0.0), load);
   }
 
   @ParameterizedTest(name = "{0} waiting {1} running {2} pending {3} tok, {4} uncached -> {5} s")
   @CsvSource({
-    "H100-80, 0,   0,   0,    1000, 0.0357142857", // 1 step of 1000/28000
-    "L4,      0,   0,   0,    1000, 0.5", // 1000/2000
-    "H100-80, 100, 0,   0,    1000, 1.1702857143", // 26600 tok: 4 full steps of 8192/28000
-    "H100-80, 0,   100, 0,    1000, 0.0392857143", // (1000+100)/28000
-    "L4,      0,   0,   2000, 1000, 2.048", // 3000 tok: 2 steps of 2048/2000
-    ",        0,   0,   0,    1000, 0.1111111111", // default profile: 1000/9000
-    "H100-80, 0,   0,   0,    0,    0.0064", // empty work: one decode step, the floor
-    "L4,      1,   0,   0,    0,    0.128", // 256 queued tokens / 2000
+    "fast, 0,   0,   0,    1000, 0.03125", // 1 step of 1000/32000
+    "slow, 0,   0,   0,    1000, 0.25", // 1000/4000
+    "fast, 100, 0,   0,    1000, 1.024", // 26600 tok: 4 full steps of 8192/32000
+    "fast, 0,   100, 0,    1000, 0.034375", // (1000+100)/32000
+    "slow, 0,   0,   2000, 1000, 1.024", // 3000 tok: 2 steps of 2048/4000
+    "mid,  0,   0,   0,    1000, 0.1", // 1000/10000
+    "fast, 0,   0,   0,    0,    0.008", // empty work: one step, the weight-read floor
+    "slow, 2,   0,   0,    0,    0.128", // 2 × 256 queued tokens / 4000
   })
   void predictedTtft(
       String gpu, int waiting, int running, long pending, double uncached, double seconds) {
-    assertThat(scorer.predictTtftSeconds(on(gpu, waiting, running, pending), uncached))
+    assertThat(scorer.predictTtftSeconds(on(profile(gpu), waiting, running, pending), uncached))
         .isCloseTo(seconds, within(1e-9));
   }
 
@@ -53,10 +66,10 @@ class PredictedLatencyScorerTest {
 
   @Test
   void idleH100BeatsIdleL4ForTheSamePrompt() {
-    double[] s = score(List.of(on("H100-80", 0, 0, 0), on("L4", 0, 0, 0)), NO_PREFIX, 1000);
+    double[] s = score(List.of(on(FAST, 0, 0, 0), on(SLOW, 0, 0, 0)), NO_PREFIX, 1000);
 
     assertThat(s[0]).isEqualTo(1.0);
-    assertThat(s[1]).isCloseTo(0.0357142857 / 0.5, within(1e-9));
+    assertThat(s[1]).isCloseTo(0.03125 / 0.25, within(1e-9));
   }
 
   @Test
@@ -71,12 +84,12 @@ class PredictedLatencyScorerTest {
     PredictedLatencyScorer scorer = new PredictedLatencyScorer();
     double longContexts =
         scorer.predictTtftSeconds(
-            Fixtures.candidate("a:1", "A100-80", full, InFlightTracker.Load.NONE), 100);
+            Fixtures.withProfile("a:1", MID, full, InFlightTracker.Load.NONE), 100);
     double shortContexts =
         scorer.predictTtftSeconds(
-            Fixtures.candidate("b:1", "A100-80", light, InFlightTracker.Load.NONE), 100);
-    // weights 10.2 ms + 403k × 0.084 µs ≈ 44 ms, against the compute of 300 tokens ≈ 33 ms
-    assertThat(longContexts).isCloseTo(0.0102 + 403_200 * 0.084e-6, within(1e-6));
+            Fixtures.withProfile("b:1", MID, light, InFlightTracker.Load.NONE), 100);
+    // weights 16 ms + 403k × 0.1 µs ≈ 56 ms, against the compute of 300 tokens = 30 ms
+    assertThat(longContexts).isCloseTo(0.016 + 403_200 * 0.1e-6, within(1e-6));
     assertThat(longContexts).isGreaterThan(shortContexts);
   }
 
@@ -89,15 +102,15 @@ class PredictedLatencyScorerTest {
     for (double kv : new double[] {0.1, 0.9}) {
       List<Candidate> c =
           List.of(
-              Fixtures.candidate(
+              Fixtures.withProfile(
                   "10.0.0.1:8000",
-                  "A100-80",
+                  MID,
                   new dev.pointsman.picker.scheduling.EndpointMetrics(
                       0, 0, kv, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
                   new InFlightTracker.Load(0, 0, 0, 0, 2, 5_000)),
-              Fixtures.candidate(
+              Fixtures.withProfile(
                   "10.0.0.2:8000",
-                  "A100-80",
+                  MID,
                   new dev.pointsman.picker.scheduling.EndpointMetrics(
                       0, 0, kv, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
                   InFlightTracker.Load.NONE));
@@ -109,18 +122,45 @@ class PredictedLatencyScorerTest {
       if (kv < 0.5) {
         assertThat(out[1]).as("a quiet fleet: speed first").isGreaterThan(out[0]);
       } else {
-        // recomputing 4,096 tokens costs a busy fleet ~0.41 s of an A100 (× 0.9): keep the cache
+        // recomputing 4,096 tokens costs a busy fleet ~0.41 s of the mid GPU (× 0.9): keep the
+        // cache
         assertThat(out[0]).as("a busy fleet: keep the cache").isGreaterThan(out[1]);
       }
     }
   }
 
   @Test
+  void theFleetsRecomputeCostIsPricedAtTheLearnedSpeed() {
+    // endpoint 0 holds the 4,096-token prompt with 2,000 tokens queued (0.2 s); endpoint 1 holds
+    // none, and its first tokens showed it five times faster than its prior
+    long[] blocks = java.util.stream.LongStream.rangeClosed(1, 256).toArray();
+    dev.pointsman.picker.scheduling.latency.LatencyModel model =
+        new dev.pointsman.picker.scheduling.latency.LatencyModel();
+    for (int i = 0; i < 50; i++) {
+      model.observe("10.0.0.2:8000", 0.1 + i * 0.01, 0.2 * (0.1 + i * 0.01));
+    }
+    CycleState state = Fixtures.cycle(blocks, new int[] {256, 0}, model);
+    var busy =
+        new dev.pointsman.picker.scheduling.EndpointMetrics(
+            0, 0, 0.9, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0);
+    List<Candidate> c =
+        List.of(
+            Fixtures.withProfile(
+                "10.0.0.1:8000", MID, busy, new InFlightTracker.Load(0, 0, 0, 0, 1, 2_000)),
+            Fixtures.withProfile("10.0.0.2:8000", MID, busy, InFlightTracker.Load.NONE));
+    double[] out = score(c, state, 4096);
+    // its own prefill takes 0.08 s and recomputing costs the fleet 0.9 × 0.08 s: it wins; priced
+    // at its prior's speed (0.37 s) the recompute would have sent the request to the queue
+    assertThat(out[1]).isEqualTo(1.0);
+    assertThat(out[0]).isLessThan(0.85);
+  }
+
+  @Test
   void deepQueueOnTheH100FlipsIt() {
-    double[] s = score(List.of(on("H100-80", 100, 0, 0), on("L4", 0, 0, 0)), NO_PREFIX, 1000);
+    double[] s = score(List.of(on(FAST, 100, 0, 0), on(SLOW, 0, 0, 0)), NO_PREFIX, 1000);
 
     assertThat(s[1]).isEqualTo(1.0);
-    assertThat(s[0]).isCloseTo(0.5 / 1.1702857143, within(1e-9));
+    assertThat(s[0]).isCloseTo(0.25 / 1.024, within(1e-9));
   }
 
   @Test
@@ -129,24 +169,23 @@ class PredictedLatencyScorerTest {
     long[] blocks = java.util.stream.LongStream.rangeClosed(1, 64).toArray();
     CycleState halfOnFirst = Fixtures.cycle(blocks, new int[] {32, 0});
 
-    double[] s = score(List.of(on("H100-80", 0, 0, 0), on("H100-80", 0, 0, 0)), halfOnFirst, 1024);
+    double[] s = score(List.of(on(FAST, 0, 0, 0), on(FAST, 0, 0, 0)), halfOnFirst, 1024);
 
-    // 512 uncached tokens (512/28000 s) against 1024 (1024/28000 s).
+    // 512 uncached tokens (512/32000 s) against 1024 (1024/32000 s).
     assertThat(s).containsExactly(new double[] {1.0, 0.5}, within(1e-9));
   }
 
   @Test
   void scoreIsFastestOverThis() {
     List<Candidate> c =
-        List.of(on("H100-80", 0, 0, 0), on("L4", 0, 0, 0), on("L4", 0, 0, 2000), on(null, 0, 0, 0));
-    double fastest = 1000.0 / 28000;
+        List.of(on(FAST, 0, 0, 0), on(SLOW, 0, 0, 0), on(SLOW, 0, 0, 2000), on(MID, 0, 0, 0));
+    double fastest = 1000.0 / 32000;
 
     double[] s = score(c, NO_PREFIX, 1000);
 
     assertThat(s)
         .containsExactly(
-            new double[] {1.0, fastest / 0.5, fastest / 2.048, fastest / (1000.0 / 9000)},
-            within(1e-9));
+            new double[] {1.0, fastest / 0.25, fastest / 1.024, fastest / 0.1}, within(1e-9));
   }
 
   @Test
@@ -167,7 +206,7 @@ class PredictedLatencyScorerTest {
     long[] blocks = java.util.stream.LongStream.rangeClosed(1, 256).toArray();
     CycleState allHeld = Fixtures.cycle(blocks, new int[] {256, 0});
 
-    double[] s = score(List.of(on("H100-80", 0, 0, 0), on("H100-80", 0, 0, 0)), allHeld, 20_000);
+    double[] s = score(List.of(on(FAST, 0, 0, 0), on(FAST, 0, 0, 0)), allHeld, 20_000);
 
     // the holder still prefills 20,000 - 4,096 tokens: the hit is worth about a fifth, not all
     assertThat(s[0]).isEqualTo(1.0);
