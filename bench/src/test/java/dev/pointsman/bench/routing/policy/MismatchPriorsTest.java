@@ -79,7 +79,7 @@ class MismatchPriorsTest {
       assertThat(Math.abs(prior.prefillTokensPerSecond() / sim.prefillTokensPerSecond() - 1))
           .as("%s prefill", gpu)
           .isGreaterThan(0.05);
-      assertThat(Math.abs(prior.decodeStepSeconds() * 1000 / sim.decodeFloorMs() - 1))
+      assertThat(Math.abs(prior.decodeStepSeconds() * 1000 / sim.minStepMs() - 1))
           .as("%s decode floor", gpu)
           .isGreaterThan(0.05);
     }
