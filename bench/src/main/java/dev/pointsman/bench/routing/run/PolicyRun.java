@@ -1,17 +1,18 @@
 package dev.pointsman.bench.routing.run;
 
 import dev.pointsman.bench.routing.policy.FleetView;
-import dev.pointsman.bench.routing.policy.Policies;
+import dev.pointsman.bench.routing.policy.Replicas;
 import dev.pointsman.bench.routing.policy.Route;
-import dev.pointsman.bench.routing.policy.RoutingPolicy;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.workload.BenchRequest;
+import dev.pointsman.bench.routing.workload.ClientRequests;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.sim.engine.EngineConfig;
 import dev.pointsman.sim.engine.EngineListener;
 import dev.pointsman.sim.engine.RequestResult;
 import dev.pointsman.sim.engine.SimRequest;
 import dev.pointsman.sim.engine.VirtualCluster;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +20,9 @@ import java.util.SplittableRandom;
 
 /**
  * One policy on one request stream, in virtual time: scrapes reach the policy every interval (each
- * pod at its own phase), each arrival is routed on what the policy can see, and the run ends after
- * a drain period. Deterministic for the same inputs; no wall clock.
+ * pod at its own phase, for each picker replica on its own schedule), each arrival is routed by the
+ * replica Envoy gives it on what that replica can see, and the run ends after a drain period.
+ * Deterministic for the same inputs; no wall clock.
  */
 public final class PolicyRun {
   private final Scenario scenario;
@@ -38,8 +40,8 @@ public final class PolicyRun {
   private final Route.Outcome[] outcome;
   private final long[][] counters = new long[2][3];
   private VirtualCluster cluster;
-  private FleetView fleet;
-  private RoutingPolicy policy;
+  private List<FleetView> views;
+  private Replicas policy;
 
   private PolicyRun(
       Scenario scenario,
@@ -99,18 +101,31 @@ public final class PolicyRun {
   private RunResult execute(Map<String, PolicyConfig> custom) {
     List<EngineConfig> configs = Fleets.configs(scenario);
     cluster = new VirtualCluster(configs, listener());
-    fleet =
-        new FleetView(
-            configs,
-            scenario.model(),
-            cluster,
-            scenario.lora() == null ? null : scenario.lora().placement(configs.size()));
-    policy = Policies.create(policyName, fleet, new SplittableRandom(seed * 31 + 7), custom);
+    ClientRequests clients = ClientRequests.of(scenario);
+    int replicas = scenario.production().pickerReplicas();
+    views = new ArrayList<>(replicas);
+    for (int k = 0; k < replicas; k++) {
+      views.add(
+          new FleetView(
+              configs,
+              cluster,
+              scenario.lora() == null ? null : scenario.lora().placement(configs.size()),
+              clients));
+    }
+    policy =
+        Replicas.create(
+            policyName,
+            views,
+            new SplittableRandom(seed * 31 + 7),
+            new SplittableRandom(seed ^ 0x4E9L),
+            custom,
+            scenario.production().envoys());
     int pods = configs.size();
     double interval = scenario.scrape().intervalMs();
     SplittableRandom phases = new SplittableRandom(seed ^ 0x5C2A9EL);
-    double[] nextScrape = new double[pods];
-    for (int i = 0; i < pods; i++) {
+    // slot k * pods + i: replica k's scrape of pod i
+    double[] nextScrape = new double[replicas * pods];
+    for (int i = 0; i < nextScrape.length; i++) {
       nextScrape[i] = phases.nextDouble() * scenario.scrape().jitterMs();
     }
     double warmupMs = scenario.warmupSeconds() * 1000;
@@ -120,8 +135,8 @@ public final class PolicyRun {
     for (BenchRequest r : stream) {
       double t = r.arrivalMs();
       while (true) {
-        int pod = argMin(nextScrape);
-        double scrapeAt = nextScrape[pod];
+        int slot = argMin(nextScrape);
+        double scrapeAt = nextScrape[slot];
         double markAt = mark < marks.length ? marks[mark] : Double.POSITIVE_INFINITY;
         if (Math.min(scrapeAt, markAt) > t) {
           break;
@@ -131,9 +146,10 @@ public final class PolicyRun {
           captureCounters(mark++);
         } else {
           cluster.runUntil(scrapeAt);
-          fleet.applyScrape(pod, cluster.snapshot(pod));
-          policy.onScrape(pod);
-          nextScrape[pod] += interval;
+          int pod = slot % pods;
+          views.get(slot / pods).applyScrape(pod, cluster.snapshot(pod));
+          policy.onScrape(slot / pods, pod);
+          nextScrape[slot] += interval;
         }
       }
       cluster.runUntil(t);
@@ -154,7 +170,7 @@ public final class PolicyRun {
     if (route.outcome() != Route.Outcome.ROUTED) {
       return;
     }
-    if (!fleet.serves(route.pod(), r)) {
+    if (!views.get(0).serves(route.pod(), r)) {
       // the pod does not list the adapter: the server answers 404
       outcome[idx] = Route.Outcome.FAILED;
       policy.onFinish(r, route.pod());

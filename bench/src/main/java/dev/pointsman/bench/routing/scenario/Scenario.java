@@ -29,6 +29,8 @@ import java.util.List;
  * @param slo service levels
  * @param quick the short version
  * @param variants variants run as scenarios of their own, or null
+ * @param production how the gateway is deployed and what clients send (picker replicas, streamed
+ *     share, prompt text)
  */
 public record Scenario(
     String name,
@@ -49,7 +51,8 @@ public record Scenario(
     ScrapeSpec scrape,
     Slo slo,
     QuickSpec quick,
-    List<Variant> variants) {
+    List<Variant> variants,
+    ProductionSpec production) {
 
   public Scenario {
     if (name == null || !name.matches("[a-z0-9][a-z0-9.-]*")) {
@@ -91,6 +94,7 @@ public record Scenario(
     scrape = scrape == null ? ScrapeSpec.defaults() : scrape;
     slo = slo == null ? Slo.defaults() : slo;
     variants = variants == null ? null : List.copyOf(variants);
+    production = production == null ? ProductionSpec.defaults() : production;
   }
 
   private static List<Double> checkLoads(String field, List<Double> loads) {
@@ -136,7 +140,8 @@ public record Scenario(
                 scrape,
                 slo,
                 quick,
-                null));
+                null,
+                production));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("variants[" + i + "]." + e.getMessage(), e);
       }
@@ -166,7 +171,8 @@ public record Scenario(
         scrape,
         slo,
         null,
-        variants);
+        variants,
+        production);
   }
 
   /** A copy with other seeds. */
@@ -190,7 +196,8 @@ public record Scenario(
         scrape,
         slo,
         quick,
-        variants);
+        variants,
+        production);
   }
 
   /** This scenario as run at {@code load}: the headline load may run longer. */
@@ -217,7 +224,33 @@ public record Scenario(
         scrape,
         slo,
         quick,
-        variants);
+        variants,
+        production);
+  }
+
+  /** A copy named {@code newName} with another gateway deployment. */
+  public Scenario withProduction(String newName, ProductionSpec newProduction) {
+    return new Scenario(
+        newName,
+        description,
+        model,
+        fleet,
+        workload,
+        lora,
+        arrival,
+        loads,
+        headlineLoad,
+        durationSeconds,
+        headlineDurationSeconds,
+        warmupSeconds,
+        drainSeconds,
+        seeds,
+        sheddableFraction,
+        scrape,
+        slo,
+        quick,
+        variants,
+        newProduction);
   }
 
   /** The ladder load closest to {@link #headlineLoad}. */
