@@ -7,6 +7,8 @@ import dev.pointsman.bench.routing.run.Progress;
 import dev.pointsman.bench.routing.run.ScenarioResult;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.scenario.Scenarios;
+import dev.pointsman.bench.routing.suite.Suite;
+import dev.pointsman.bench.routing.suite.Suites;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -37,16 +39,26 @@ import picocli.CommandLine.Option;
           + " docs/benchmarks.md."
     },
     footerHeading = "%nExample:%n",
-    footer = {"  ./pointsman bench --scenario s1 --quick"})
+    footer = {
+      "  ./pointsman bench --scenario s1 --quick",
+      "  ./pointsman bench --suite replicas --quick"
+    })
 public final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--scenario",
       arity = "1..*",
-      required = true,
       paramLabel = "FILE",
       description = "Scenario YAML files, or shipped names s1..s5.")
   List<String> scenarios;
+
+  @Option(
+      names = "--suite",
+      paramLabel = "NAME",
+      description =
+          "Runs a suite instead of --scenario, and writes its side-by-side summary: ${COMPLETION-CANDIDATES}.",
+      completionCandidates = SuiteNames.class)
+  String suite;
 
   @Option(
       names = "--out",
@@ -97,8 +109,22 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> names;
     Map<String, PolicyConfig> custom = new HashMap<>();
     List<Scenario> instances = new ArrayList<>();
+    Suite chosen = null;
     try {
-      names = new ArrayList<>(policies == null ? Policies.ALL : Policies.validate(policies));
+      if ((suite == null) == (scenarios == null || scenarios.isEmpty())) {
+        throw new IllegalArgumentException("give either --scenario or --suite");
+      }
+      List<Scenario> bases = new ArrayList<>();
+      if (suite != null) {
+        chosen = Suites.get(suite);
+        bases.addAll(chosen.scenarios());
+      } else {
+        for (String s : scenarios) {
+          bases.add(Scenarios.load(s));
+        }
+      }
+      List<String> defaults = chosen != null ? chosen.policies() : Policies.ALL;
+      names = new ArrayList<>(policies == null ? defaults : Policies.validate(policies));
       if (policyFiles != null) {
         for (Map.Entry<String, Path> e : new TreeMap<>(policyFiles).entrySet()) {
           custom.put(e.getKey(), Policies.readCustom(e.getKey(), e.getValue()));
@@ -108,8 +134,7 @@ public final class BenchCommand implements Callable<Integer> {
       if (threads < 1) {
         throw new IllegalArgumentException("--threads: " + threads + " (expected >= 1)");
       }
-      for (String s : scenarios) {
-        Scenario scenario = Scenarios.load(s);
+      for (Scenario scenario : bases) {
         if (seeds != null && !seeds.isEmpty()) {
           scenario = scenario.withSeeds(seeds);
         }
@@ -129,6 +154,18 @@ public final class BenchCommand implements Callable<Integer> {
         new BenchRunner(names, custom, threads, calibration, progress).run(instances);
     Path report = ReportWriter.write(results, out, commandLine());
     spec.commandLine().getOut().println("bench: wrote " + report);
+    if (chosen != null) {
+      Path summary = out.resolve("suite-" + suite + ".md");
+      String text = chosen.summary(results);
+      try {
+        java.nio.file.Files.writeString(summary, text);
+      } catch (java.io.IOException e) {
+        err.println("bench: cannot write " + summary + " (" + e.getMessage() + ")");
+        return 1;
+      }
+      spec.commandLine().getOut().print(text);
+      spec.commandLine().getOut().println("bench: wrote " + summary);
+    }
     return 0;
   }
 
@@ -141,9 +178,14 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   private String commandLine() {
-    StringBuilder sb = new StringBuilder("pointsman bench --scenario");
-    for (String s : scenarios) {
-      sb.append(' ').append(s);
+    StringBuilder sb = new StringBuilder("pointsman bench");
+    if (suite != null) {
+      sb.append(" --suite ").append(suite);
+    } else {
+      sb.append(" --scenario");
+      for (String s : scenarios) {
+        sb.append(' ').append(s);
+      }
     }
     sb.append(" --out ").append(out);
     if (quick) {
@@ -160,6 +202,13 @@ public final class BenchCommand implements Callable<Integer> {
       sb.append(" --seeds ").append(seeds.stream().map(String::valueOf).toList());
     }
     return sb.toString();
+  }
+
+  /** Completion candidates for {@code --suite}. */
+  static final class SuiteNames extends ArrayList<String> {
+    SuiteNames() {
+      super(Suites.names());
+    }
   }
 
   /** Completion candidates for {@code --policies}. */
