@@ -50,7 +50,7 @@ final class SchedulerPolicy implements RoutingPolicy {
   private final Scheduler scheduler;
   private final OneHopRouter router;
   private final Map<Long, RouteOutcome.Routed> routed = new HashMap<>();
-  private final Map<Long, Double> firstTokenMs = new HashMap<>();
+  private final Map<Long, Double> firstByteMs = new HashMap<>();
   private final Map<String, Integer> podOf = new HashMap<>();
 
   SchedulerPolicy(String name, SchedulingPolicy policy, FleetView fleet, RandomGenerator random) {
@@ -120,27 +120,27 @@ final class SchedulerPolicy implements RoutingPolicy {
     scheduler.inFlight().onScrape(FleetView.address(pod));
   }
 
-  /** A streamed response's first body chunk carries the first token: the router learns TTFT. */
+  /**
+   * The response's first byte reached the gateway ({@link Gateway} times it: the first token of a
+   * streamed response, the end of a non-streamed one). The router learns the time to first token
+   * from it only when the response is streamed, as the picker does.
+   */
   @Override
   public void onFirstToken(BenchRequest request, int pod) {
     RouteOutcome.Routed p = routed.get(request.id());
-    if (p == null) {
-      return;
-    }
-    firstTokenMs.put(request.id(), fleet.nowMs());
-    if (request.streamed()) {
+    if (p != null && firstByteMs.putIfAbsent(request.id(), fleet.nowMs()) == null) {
       router.firstByte(p, 200, p.address(), sinceArrival(request));
     }
   }
 
   /**
-   * The stream ends. A non-streamed response's first byte arrives now, with the whole answer; a
-   * request that produced no token failed (the adapter was not there, or the pod refused it).
+   * The stream ends, with the answer's {@code usage}; a request that sent no byte failed (the
+   * adapter was not there, or the pod refused it).
    */
   @Override
   public void onFinish(BenchRequest request, int pod) {
     RouteOutcome.Routed p = routed.remove(request.id());
-    Double first = firstTokenMs.remove(request.id());
+    Double first = firstByteMs.remove(request.id());
     if (p == null) {
       return;
     }
@@ -151,10 +151,7 @@ final class SchedulerPolicy implements RoutingPolicy {
           p, new Completion(503, total, total, Usage.NONE, p.address(), Completion.End.COMPLETED));
       return;
     }
-    long ttft = request.streamed() ? (long) ((first - request.arrivalMs()) * NS_PER_MS) : total;
-    if (!request.streamed()) {
-      router.firstByte(p, 200, p.address(), total);
-    }
+    long ttft = (long) ((first - request.arrivalMs()) * NS_PER_MS);
     Usage usage =
         new Usage(
             request.sim().promptTokens(), request.sim().outputTokens(), Usage.NONE.cachedTokens());

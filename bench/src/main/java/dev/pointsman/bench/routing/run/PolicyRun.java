@@ -1,7 +1,7 @@
 package dev.pointsman.bench.routing.run;
 
 import dev.pointsman.bench.routing.policy.FleetView;
-import dev.pointsman.bench.routing.policy.Replicas;
+import dev.pointsman.bench.routing.policy.Gateway;
 import dev.pointsman.bench.routing.policy.Route;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.workload.BenchRequest;
@@ -41,7 +41,7 @@ public final class PolicyRun {
   private final long[][] counters = new long[2][3];
   private VirtualCluster cluster;
   private List<FleetView> views;
-  private Replicas policy;
+  private Gateway policy;
 
   private PolicyRun(
       Scenario scenario,
@@ -113,7 +113,7 @@ public final class PolicyRun {
               clients));
     }
     policy =
-        Replicas.create(
+        Gateway.create(
             policyName,
             views,
             new SplittableRandom(seed * 31 + 7),
@@ -173,7 +173,7 @@ public final class PolicyRun {
     if (!views.get(0).serves(route.pod(), r)) {
       // the pod does not list the adapter: the server answers 404
       outcome[idx] = Route.Outcome.FAILED;
-      policy.onFinish(r, route.pod());
+      policy.onFinish(r, route.pod(), false);
       return;
     }
     try {
@@ -183,7 +183,7 @@ public final class PolicyRun {
       predictedTpot[idx] = route.predictedTpotMs();
     } catch (IllegalArgumentException e) {
       outcome[idx] = Route.Outcome.FAILED;
-      policy.onFinish(r, route.pod());
+      policy.onFinish(r, route.pod(), false);
     }
   }
 

@@ -14,17 +14,17 @@ import java.util.TreeSet;
 /**
  * {@code --suite replicas}: the same scenarios with 1, 2 (the Helm chart's default) and 4
  * independent picker replicas behind Envoy, each replica with its own scrapes, in-flight tracker,
- * prefix index and learned models. S1 (heterogeneous fleet: the in-flight tracker's view of the
- * load splits) and S3 (shared prefixes: the prefix index splits).
+ * prefix index and learned models. S1 (heterogeneous fleet: each replica's in-flight tracker sees
+ * only its own picks), S3 (shared prefixes: the prefix index splits) and S5 (the mix).
  */
 final class ReplicaSuite implements Suite {
   static final List<Integer> REPLICAS = List.of(1, 2, 4);
-  static final List<String> SCENARIOS = List.of("s1-heterogeneous", "s3-shared-prefix");
+  static final List<String> SCENARIOS = List.of("s1-heterogeneous", "s3-shared-prefix", "s5-mixed");
   static final String INFIX = "-replicas-";
 
   @Override
   public String description() {
-    return "1, 2 and 4 independent picker replicas on S1 and S3";
+    return "1, 2 and 4 independent picker replicas on S1, S3 and S5";
   }
 
   @Override
@@ -50,12 +50,10 @@ final class ReplicaSuite implements Suite {
     // base scenario -> replicas -> result
     Map<String, Map<Integer, ScenarioResult>> byBase = new LinkedHashMap<>();
     for (ScenarioResult r : results) {
-      int at = r.scenario().lastIndexOf(INFIX);
-      if (at < 0) {
-        continue;
-      }
-      int n = Integer.parseInt(r.scenario().substring(at + INFIX.length()));
-      byBase.computeIfAbsent(r.scenario().substring(0, at), k -> new LinkedHashMap<>()).put(n, r);
+      int n = r.definition().production().pickerReplicas();
+      // a variant's name follows the replica count: s3-shared-prefix-replicas-2-groups
+      String base = r.scenario().replace(INFIX + n, "");
+      byBase.computeIfAbsent(base, k -> new LinkedHashMap<>()).put(n, r);
     }
     StringBuilder sb = new StringBuilder();
     sb.append("# Picker replicas: ").append(description()).append("\n\n");

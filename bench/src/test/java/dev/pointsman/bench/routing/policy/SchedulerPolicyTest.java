@@ -19,7 +19,11 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The bench's pointsman learns what the picker learns, at the moment the picker learns it. */
+/**
+ * The bench's pointsman learns what the picker learns, at the moment the picker learns it: from the
+ * first byte of a streamed response, nothing from a non-streamed one (whose first byte is its
+ * last), and it holds a request's prefill until that first byte.
+ */
 class SchedulerPolicyTest {
   private final EngineConfig h100 =
       EngineConfig.of("p0", "base", GpuProfiles.builtIn().get("H100-80"));
@@ -30,6 +34,9 @@ class SchedulerPolicyTest {
   private final SchedulerPolicy policy =
       new SchedulerPolicy(
           "pointsman", Plugins.build(PolicyConfig.defaults()), view, new SplittableRandom(1));
+  // the engine's events reach the policy through the gateway, which times the first byte
+  private final Gateway gateway =
+      new Gateway(List.of(policy), new EnvoyBalancer(1, 1, new SplittableRandom(2)));
 
   private static BenchRequest request(long id, boolean streamed) {
     return new BenchRequest(
@@ -50,14 +57,14 @@ class SchedulerPolicyTest {
   @Test
   void aStreamedRequestTeachesItsTimeToFirstTokenAtTheFirstToken() {
     BenchRequest r = request(1, true);
-    assertThat(policy.route(r).outcome()).isEqualTo(Route.Outcome.ROUTED);
+    assertThat(gateway.route(r).outcome()).isEqualTo(Route.Outcome.ROUTED);
     assertThat(load().prefillRequests()).isEqualTo(1);
     cluster.runUntil(80);
-    policy.onFirstToken(r, 0);
+    gateway.onFirstToken(r, 0);
     assertThat(observations()).isEqualTo(1);
     assertThat(load().prefillRequests()).isZero();
     cluster.runUntil(1500);
-    policy.onFinish(r, 0);
+    gateway.onFinish(r, 0);
     assertThat(policy.scheduler().tpotModel().observations(FleetView.address(0))).isEqualTo(1);
     assertThat(load().liveRequests()).isZero();
   }
@@ -65,14 +72,14 @@ class SchedulerPolicyTest {
   @Test
   void aNonStreamedRequestTeachesNothingAndHoldsItsPrefillUntilItsOnlyByte() {
     BenchRequest r = request(2, false);
-    policy.route(r);
+    gateway.route(r);
     cluster.runUntil(80);
-    policy.onFirstToken(r, 0);
+    gateway.onFirstToken(r, 0);
     // the client gets nothing yet: the picker has no first byte to time
     assertThat(observations()).isZero();
     assertThat(load().prefillRequests()).isEqualTo(1);
     cluster.runUntil(1500);
-    policy.onFinish(r, 0);
+    gateway.onFinish(r, 0);
     assertThat(observations()).isZero();
     assertThat(policy.scheduler().tpotModel().observations(FleetView.address(0))).isZero();
     assertThat(load().liveRequests()).isZero();
@@ -82,9 +89,10 @@ class SchedulerPolicyTest {
   @Test
   void aRequestThatFailedBeforeAnyTokenTeachesNothingAndIsReleased() {
     BenchRequest r = request(3, true);
-    policy.route(r);
-    policy.onFinish(r, 0);
+    gateway.route(r);
+    gateway.onFinish(r, 0, false);
     assertThat(observations()).isZero();
     assertThat(load().liveRequests()).isZero();
+    assertThat(load().prefillRequests()).isZero();
   }
 }

@@ -20,10 +20,10 @@ class ReplicaSuiteTest {
   @Test
   void theSuiteRunsEachScenarioWithOneTwoAndFourReplicas() {
     List<Scenario> scenarios = Suites.get("replicas").scenarios();
-    assertThat(scenarios).hasSize(6);
+    assertThat(scenarios).hasSize(9);
     assertThat(scenarios.get(1).name()).isEqualTo("s1-heterogeneous-replicas-2");
     assertThat(scenarios.stream().map(s -> s.production().pickerReplicas()))
-        .containsExactly(1, 2, 4, 1, 2, 4);
+        .containsExactly(1, 2, 4, 1, 2, 4, 1, 2, 4);
     assertThatThrownBy(() -> Suites.get("nope"))
         .hasMessageContaining("'nope'")
         .hasMessageContaining("replicas");

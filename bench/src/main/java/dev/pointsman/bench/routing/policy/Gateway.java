@@ -9,21 +9,26 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * N independent replicas of one policy behind Envoy, as the picker is deployed (the Helm chart
- * ships two): each replica is a fresh instance with its own {@link FleetView} (its own scrapes of
- * every pod, on its own schedule) and so its own in-flight tracker, prefix index and learned
- * models; they share nothing else, as picker replicas share nothing today. {@link EnvoyBalancer}
- * decides which replica routes each request, and that replica alone hears of the request's first
- * token and end. With one replica this is exactly the policy alone.
+ * The gateway in front of the fleet, as deployed: Envoy and N independent replicas of one policy
+ * (the Helm chart ships two pickers). Each replica is a fresh instance with its own {@link
+ * FleetView} (its own scrapes of every pod, on its own schedule) and so its own in-flight tracker,
+ * prefix index and learned models; they share nothing else, as picker replicas share nothing today.
+ * {@link EnvoyBalancer} decides which replica routes each request, and that replica alone hears of
+ * the request's response.
+ *
+ * <p>What a replica hears, and when, is what the gateway sees of the response: the first byte of a
+ * streamed response comes with its first token; a non-streamed response has nothing to send until
+ * its last token, so its first byte ({@link #onFirstToken}) is delivered at its end, just before
+ * {@link #onFinish}. With one replica and only streamed requests this is exactly the policy alone.
  */
-public final class Replicas implements RoutingPolicy {
+public final class Gateway implements RoutingPolicy {
   private final String name;
   private final List<RoutingPolicy> replicas;
   private final EnvoyBalancer envoys;
   private final Map<Long, Integer> streamOf = new HashMap<>();
 
-  private Replicas(String name, List<RoutingPolicy> replicas, EnvoyBalancer envoys) {
-    this.name = name;
+  Gateway(List<RoutingPolicy> replicas, EnvoyBalancer envoys) {
+    this.name = replicas.get(0).name();
     this.replicas = List.copyOf(replicas);
     this.envoys = envoys;
   }
@@ -32,7 +37,7 @@ public final class Replicas implements RoutingPolicy {
    * Replicas of {@code policy}, one per view; replica 0 draws from {@code random} exactly as a
    * single instance would, the others and the balancer from splits of {@code others}.
    */
-  public static Replicas create(
+  public static Gateway create(
       String policy,
       List<FleetView> views,
       SplittableRandom random,
@@ -48,8 +53,7 @@ public final class Replicas implements RoutingPolicy {
       instances.add(
           Policies.create(policy, views.get(i), i == 0 ? random : others.split(), custom));
     }
-    return new Replicas(
-        instances.get(0).name(), instances, new EnvoyBalancer(envoys, views.size(), balancer));
+    return new Gateway(instances, new EnvoyBalancer(envoys, views.size(), balancer));
   }
 
   @Override
@@ -91,20 +95,37 @@ public final class Replicas implements RoutingPolicy {
     }
   }
 
+  /** The engine produced the first token: a streamed response's first byte reaches the gateway. */
   @Override
   public void onFirstToken(BenchRequest request, int pod) {
     Integer stream = streamOf.get(request.id());
-    if (stream != null) {
+    if (stream != null && request.streamed()) {
       replicas.get(envoys.picker(stream)).onFirstToken(request, pod);
     }
   }
 
+  /**
+   * The request ended. A non-streamed one that produced tokens sends its only bytes now; one that
+   * failed before any token has no first byte.
+   */
   @Override
   public void onFinish(BenchRequest request, int pod) {
+    onFinish(request, pod, true);
+  }
+
+  /**
+   * The request ended, having produced tokens ({@code answered}) or not (refused, adapter missing).
+   */
+  public void onFinish(BenchRequest request, int pod, boolean answered) {
     Integer stream = streamOf.remove(request.id());
-    if (stream != null) {
-      replicas.get(envoys.picker(stream)).onFinish(request, pod);
-      envoys.close(stream);
+    if (stream == null) {
+      return;
     }
+    RoutingPolicy replica = replicas.get(envoys.picker(stream));
+    if (answered && !request.streamed()) {
+      replica.onFirstToken(request, pod);
+    }
+    replica.onFinish(request, pod);
+    envoys.close(stream);
   }
 }

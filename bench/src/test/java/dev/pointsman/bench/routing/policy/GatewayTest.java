@@ -20,7 +20,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-class ReplicasTest {
+class GatewayTest {
 
   @Test
   void envoySendsEachStreamToTheLessBusyOfTwoDrawnPickers() {
@@ -52,8 +52,8 @@ class ReplicasTest {
     for (int k = 0; k < 2; k++) {
       views.add(new FleetView(configs, cluster, null, clients));
     }
-    Replicas replicas =
-        Replicas.create(
+    Gateway replicas =
+        Gateway.create(
             "pointsman", views, new SplittableRandom(1), new SplittableRandom(2), Map.of(), 2);
     List<BenchRequest> requests = new ArrayList<>();
     for (long id = 0; id < 200; id++) {
@@ -88,7 +88,7 @@ class ReplicasTest {
     }
   }
 
-  private static int pending(Replicas replicas, int replica, int pod) {
+  private static int pending(Gateway replicas, int replica, int pod) {
     return ((SchedulerPolicy) replicas.replica(replica))
         .scheduler()
         .inFlight()
