@@ -177,27 +177,7 @@ public record Scenario(
 
   /** A copy with other seeds. */
   public Scenario withSeeds(List<Long> newSeeds) {
-    return new Scenario(
-        name,
-        description,
-        model,
-        fleet,
-        workload,
-        lora,
-        arrival,
-        loads,
-        headlineLoad,
-        durationSeconds,
-        headlineDurationSeconds,
-        warmupSeconds,
-        drainSeconds,
-        newSeeds,
-        sheddableFraction,
-        scrape,
-        slo,
-        quick,
-        variants,
-        production);
+    return copy(name, durationSeconds, headlineDurationSeconds, newSeeds, production);
   }
 
   /** This scenario as run at {@code load}: the headline load may run longer. */
@@ -205,31 +185,21 @@ public record Scenario(
     if (headlineDurationSeconds == null || Math.abs(load - headline()) > 1e-9) {
       return this;
     }
-    return new Scenario(
-        name,
-        description,
-        model,
-        fleet,
-        workload,
-        lora,
-        arrival,
-        loads,
-        headlineLoad,
-        headlineDurationSeconds,
-        null,
-        warmupSeconds,
-        drainSeconds,
-        seeds,
-        sheddableFraction,
-        scrape,
-        slo,
-        quick,
-        variants,
-        production);
+    return copy(name, headlineDurationSeconds, null, seeds, production);
   }
 
   /** A copy named {@code newName} with another gateway deployment. */
   public Scenario withProduction(String newName, ProductionSpec newProduction) {
+    return copy(newName, durationSeconds, headlineDurationSeconds, seeds, newProduction);
+  }
+
+  /** A copy with these fields changed and every other one kept. */
+  private Scenario copy(
+      String newName,
+      Double newDurationSeconds,
+      Double newHeadlineDurationSeconds,
+      List<Long> newSeeds,
+      ProductionSpec newProduction) {
     return new Scenario(
         newName,
         description,
@@ -240,11 +210,11 @@ public record Scenario(
         arrival,
         loads,
         headlineLoad,
-        durationSeconds,
-        headlineDurationSeconds,
+        newDurationSeconds,
+        newHeadlineDurationSeconds,
         warmupSeconds,
         drainSeconds,
-        seeds,
+        newSeeds,
         sheddableFraction,
         scrape,
         slo,

@@ -9,6 +9,8 @@ import dev.pointsman.inference.request.RequestParser;
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.sim.engine.Segment;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -24,6 +26,9 @@ public final class ClientRequests {
   /** The API path the bench's clients call. */
   public static final String PATH = "/v1/chat/completions";
 
+  /** Characters of rendered segment text kept for reuse (about 16 MB). */
+  static final long CACHE_CHARS = 8L << 20;
+
   private final RequestParser parser =
       new RequestParser(
           new ParserLimits(
@@ -34,6 +39,18 @@ public final class ClientRequests {
   private final PromptText text;
   private final String baseModel;
   private final Set<String> adapters;
+  private final LinkedHashMap<Segment, String> rendered =
+      new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Segment, String> eldest) {
+          if (cachedChars <= CACHE_CHARS) {
+            return false;
+          }
+          cachedChars -= eldest.getValue().length();
+          return true;
+        }
+      };
+  private long cachedChars;
   private long parsedFor = -1;
   private ParsedRequest parsed;
 
@@ -84,13 +101,10 @@ public final class ClientRequests {
       sb.append(",\"stream\":true,\"stream_options\":{\"include_usage\":true}");
     }
     sb.append(",\"messages\":[");
-    StringBuilder content = new StringBuilder();
     boolean first = true;
     for (Segment s : r.sim().prompt()) {
-      content.setLength(0);
-      text.append(content, s);
       sb.append(first ? "" : ",").append("{\"role\":\"user\",\"content\":");
-      string(sb, content);
+      sb.append(jsonString(s));
       sb.append('}');
       first = false;
     }
@@ -115,6 +129,25 @@ public final class ClientRequests {
   /** The rendering of prompt content. */
   public PromptText text() {
     return text;
+  }
+
+  /**
+   * The text of {@code segment} as a JSON string. Shared content (system prompts, documents,
+   * earlier turns) recurs in many requests, so its rendering is kept, least recently used first out
+   * beyond {@link #CACHE_CHARS}.
+   */
+  private String jsonString(Segment segment) {
+    String json = rendered.get(segment);
+    if (json == null) {
+      StringBuilder raw = new StringBuilder(segment.length() * 4);
+      text.append(raw, segment);
+      StringBuilder sb = new StringBuilder(raw.length() + 16);
+      string(sb, raw);
+      json = sb.toString();
+      cachedChars += json.length();
+      rendered.put(segment, json);
+    }
+    return json;
   }
 
   private static void string(StringBuilder sb, CharSequence s) {

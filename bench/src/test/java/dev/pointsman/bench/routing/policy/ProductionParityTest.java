@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pointsman.bench.routing.run.Fleets;
 import dev.pointsman.bench.routing.scenario.Scenario;
+import dev.pointsman.bench.routing.scenario.Scenarios;
 import dev.pointsman.bench.routing.workload.BenchRequest;
 import dev.pointsman.bench.routing.workload.ClientRequests;
 import dev.pointsman.bench.routing.workload.RequestStream;
@@ -31,9 +32,6 @@ import dev.pointsman.sim.engine.EngineConfig;
 import dev.pointsman.sim.engine.EngineListener;
 import dev.pointsman.sim.engine.SimRequest;
 import dev.pointsman.sim.engine.VirtualCluster;
-import dev.pointsman.sim.engine.YamlFiles;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -84,10 +82,7 @@ class ProductionParityTest {
         sheddableFraction: 0.3
         production: {streamedFraction: 0.5, text: {prose: 1, code: 1, cjk: 1}}
         """;
-    return YamlFiles.read(
-        new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)),
-        Scenario.class,
-        "parity.yaml");
+    return Scenarios.parse(yaml, "parity.yaml");
   }
 
   @Test

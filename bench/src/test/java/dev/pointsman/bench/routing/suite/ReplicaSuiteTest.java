@@ -8,9 +8,7 @@ import dev.pointsman.bench.routing.run.Progress;
 import dev.pointsman.bench.routing.run.RunResult;
 import dev.pointsman.bench.routing.run.ScenarioResult;
 import dev.pointsman.bench.routing.scenario.Scenario;
-import dev.pointsman.sim.engine.YamlFiles;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
+import dev.pointsman.bench.routing.scenario.Scenarios;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -40,10 +38,7 @@ class ReplicaSuiteTest {
         warmupSeconds: 5
         drainSeconds: 60
         """;
-    return YamlFiles.read(
-        new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)),
-        Scenario.class,
-        "tiny.yaml");
+    return Scenarios.parse(yaml, "tiny.yaml");
   }
 
   @Test
