@@ -45,6 +45,9 @@ public final class FleetView {
   }
 
   /**
+   * A view whose clients write the default text mix (prose, code, CJK) and name the adapters some
+   * pod lists (none when {@code registered} is null).
+   *
    * @param registered the adapters registered on each pod, or null when every pod serves every
    *     adapter
    */
@@ -53,7 +56,11 @@ public final class FleetView {
       String baseModel,
       VirtualCluster cluster,
       List<Set<String>> registered) {
-    this(configs, cluster, registered, new ClientRequests(baseModel, Set.of(), TextMix.defaults()));
+    this(
+        configs,
+        cluster,
+        registered,
+        new ClientRequests(baseModel, listed(registered), TextMix.defaults()));
   }
 
   /**
@@ -84,6 +91,15 @@ public final class FleetView {
               address(i), POOL, Map.of(SpeedProfile.GPU_LABEL, configs.get(i).gpu().name()));
       states[i] = new EndpointState(e, EndpointMetrics.UNKNOWN, true);
     }
+  }
+
+  /** Every adapter some pod lists (none when {@code registered} is null). */
+  private static Set<String> listed(List<Set<String>> registered) {
+    Set<String> all = new java.util.TreeSet<>();
+    if (registered != null) {
+      registered.forEach(all::addAll);
+    }
+    return all;
   }
 
   public int size() {
