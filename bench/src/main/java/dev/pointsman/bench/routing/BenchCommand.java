@@ -7,7 +7,8 @@ import dev.pointsman.bench.routing.run.Progress;
 import dev.pointsman.bench.routing.run.ScenarioResult;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.scenario.Scenarios;
-import dev.pointsman.bench.routing.scenario.Suites;
+import dev.pointsman.bench.routing.suite.Suite;
+import dev.pointsman.bench.routing.suite.Suites;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -40,6 +41,7 @@ import picocli.CommandLine.Option;
     footerHeading = "%nExample:%n",
     footer = {
       "  ./pointsman bench --scenario s1 --quick",
+      "  ./pointsman bench --suite replicas --quick",
       "  ./pointsman bench --suite mismatch --quick"
     })
 public final class BenchCommand implements Callable<Integer> {
@@ -55,8 +57,8 @@ public final class BenchCommand implements Callable<Integer> {
       names = "--suite",
       paramLabel = "NAME",
       description =
-          "Runs a named suite (its scenarios and policies): mismatch (pointsman with wrong speed"
-              + " priors).")
+          "Runs a suite instead of --scenario, and writes its side-by-side summary: ${COMPLETION-CANDIDATES}.",
+      completionCandidates = SuiteNames.class)
   String suite;
 
   @Option(
@@ -116,11 +118,21 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> names;
     Map<String, PolicyConfig> custom = new HashMap<>();
     List<Scenario> instances = new ArrayList<>();
+    Suite chosen = null;
     try {
-      if ((scenarios == null || scenarios.isEmpty()) && suite == null) {
-        throw new IllegalArgumentException("give --scenario FILE... or --suite NAME");
+      if ((suite == null) == (scenarios == null || scenarios.isEmpty())) {
+        throw new IllegalArgumentException("give either --scenario or --suite");
       }
-      List<String> defaults = suite == null ? Policies.ALL : Suites.policies(suite);
+      List<Scenario> bases = new ArrayList<>();
+      if (suite != null) {
+        chosen = Suites.get(suite);
+        bases.addAll(chosen.scenarios());
+      } else {
+        for (String s : scenarios) {
+          bases.add(Scenarios.load(s));
+        }
+      }
+      List<String> defaults = chosen != null ? chosen.policies() : Policies.ALL;
       names = new ArrayList<>(policies == null ? defaults : Policies.validate(policies));
       if (policyFiles != null) {
         for (Map.Entry<String, Path> e : new TreeMap<>(policyFiles).entrySet()) {
@@ -131,14 +143,7 @@ public final class BenchCommand implements Callable<Integer> {
       if (threads < 1) {
         throw new IllegalArgumentException("--threads: " + threads + " (expected >= 1)");
       }
-      List<Scenario> chosen = new ArrayList<>();
-      if (suite != null) {
-        chosen.addAll(Suites.scenarios(suite));
-      }
-      for (String s : scenarios == null ? List.<String>of() : scenarios) {
-        chosen.add(Scenarios.load(s));
-      }
-      for (Scenario scenario : chosen) {
+      for (Scenario scenario : bases) {
         if (seeds != null && !seeds.isEmpty()) {
           scenario = scenario.withSeeds(seeds);
         }
@@ -161,6 +166,18 @@ public final class BenchCommand implements Callable<Integer> {
         new BenchRunner(names, custom, threads, calibration, progress).run(instances);
     Path report = ReportWriter.write(results, out, commandLine());
     spec.commandLine().getOut().println("bench: wrote " + report);
+    if (chosen != null) {
+      Path summary = out.resolve("suite-" + suite + ".md");
+      String text = chosen.summary(results);
+      try {
+        java.nio.file.Files.writeString(summary, text);
+      } catch (java.io.IOException e) {
+        err.println("bench: cannot write " + summary + " (" + e.getMessage() + ")");
+        return 1;
+      }
+      spec.commandLine().getOut().print(text);
+      spec.commandLine().getOut().println("bench: wrote " + summary);
+    }
     return 0;
   }
 
@@ -176,8 +193,7 @@ public final class BenchCommand implements Callable<Integer> {
     StringBuilder sb = new StringBuilder("pointsman bench");
     if (suite != null) {
       sb.append(" --suite ").append(suite);
-    }
-    if (scenarios != null && !scenarios.isEmpty()) {
+    } else {
       sb.append(" --scenario");
       for (String s : scenarios) {
         sb.append(' ').append(s);
@@ -201,6 +217,13 @@ public final class BenchCommand implements Callable<Integer> {
       sb.append(" --seeds ").append(seeds.stream().map(String::valueOf).toList());
     }
     return sb.toString();
+  }
+
+  /** Completion candidates for {@code --suite}. */
+  static final class SuiteNames extends ArrayList<String> {
+    SuiteNames() {
+      super(Suites.names());
+    }
   }
 
   /** Completion candidates for {@code --policies}. */

@@ -111,6 +111,23 @@ class BenchCommandTest {
   }
 
   @Test
+  void aSuiteOrScenariosButNotBothNorNeither(@TempDir Path dir) {
+    for (String[] args :
+        new String[][] {
+          {"--scenario", "s1", "--suite", "replicas", "--out", dir.toString()},
+          {"--out", dir.toString()}
+        }) {
+      StringWriter stderr = new StringWriter();
+      assertThat(run(new StringWriter(), stderr, args)).isEqualTo(2);
+      assertThat(stderr.toString()).contains("either --scenario or --suite");
+    }
+    StringWriter unknown = new StringWriter();
+    assertThat(run(new StringWriter(), unknown, "--suite", "nope", "--out", dir.toString()))
+        .isEqualTo(2);
+    assertThat(unknown.toString()).contains("--suite: 'nope'");
+  }
+
+  @Test
   void runsAnOperatorWrittenPolicyOnTheProductionScheduler(@TempDir Path dir) throws Exception {
     Path scenario = dir.resolve("tiny.yaml");
     Files.writeString(

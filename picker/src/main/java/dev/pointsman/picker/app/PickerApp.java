@@ -44,11 +44,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * and the admin HTTP server. Wiring only; every part is tested on its own.
  */
 public final class PickerApp implements AutoCloseable {
-  /** Prompt text kept per request: the prefix index reads 256 blocks of 64 characters. */
-  private static final int PREFIX_CHARS = 256 * 64;
+  /**
+   * Prompt text kept per request: the prefix index reads 256 blocks of 64 characters. Public so
+   * that the routing bench parses request bodies with the picker's limits.
+   */
+  public static final int PREFIX_CHARS = 256 * 64;
 
-  /** Prefix blocks remembered per endpoint (about 500k tokens of prompt). */
-  private static final int PREFIX_BLOCKS_PER_ENDPOINT = 31_250;
+  /** Prefix blocks remembered per endpoint (about 500k tokens of prompt); public for the bench. */
+  public static final int PREFIX_BLOCKS_PER_ENDPOINT = 31_250;
 
   private final PickerConfig config;
   private final Metrics metrics;

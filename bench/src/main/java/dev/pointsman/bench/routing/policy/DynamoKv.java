@@ -1,6 +1,7 @@
 package dev.pointsman.bench.routing.policy;
 
 import dev.pointsman.bench.routing.workload.BenchRequest;
+import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ final class DynamoKv implements RoutingPolicy {
   private final FleetView fleet;
   private final RandomGenerator random;
   private final OwnLoad load;
-  private final PrefixIndex index = new PrefixIndex(SchedulerPolicy.PREFIX_BLOCKS_PER_ENDPOINT);
+  private final PrefixIndex index = new PrefixIndex(PickerApp.PREFIX_BLOCKS_PER_ENDPOINT);
   private final List<String> addresses = new ArrayList<>();
 
   DynamoKv(FleetView fleet, RandomGenerator random) {

@@ -1,7 +1,8 @@
 package dev.pointsman.bench.routing.policy;
 
+import dev.pointsman.bench.routing.scenario.TextMix;
 import dev.pointsman.bench.routing.workload.BenchRequest;
-import dev.pointsman.bench.routing.workload.PromptText;
+import dev.pointsman.bench.routing.workload.ClientRequests;
 import dev.pointsman.picker.datastore.DatastoreConfig;
 import dev.pointsman.picker.scheduling.AdapterListing;
 import dev.pointsman.picker.scheduling.Endpoint;
@@ -9,7 +10,6 @@ import dev.pointsman.picker.scheduling.EndpointMetrics;
 import dev.pointsman.picker.scheduling.EndpointState;
 import dev.pointsman.picker.scheduling.PoolSnapshot;
 import dev.pointsman.picker.scheduling.SpeedProfile;
-import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.sim.engine.EngineConfig;
 import dev.pointsman.sim.engine.PodSnapshot;
 import dev.pointsman.sim.engine.VirtualCluster;
@@ -23,8 +23,10 @@ import java.util.Set;
  * exactly as the picker's vLLM scraper would (waiting, running, KV usage, capacity, running and
  * waiting adapters, max LoRAs, prefix hit rate since the previous scrape), the pod's address and
  * {@code gpu} label, the LoRA adapters each pod's {@code /v1/models} lists when the scenario
- * registers adapters on some pods only, and the prompt text the gateway would read. The exact
- * cluster is reachable only through {@link #exactClusterForOracle()}.
+ * registers adapters on some pods only, and the request as the gateway reads it ({@link
+ * ClientRequests}: the parsed body, its token estimate and prompt prefix). Each picker replica has
+ * its own view, scraped on its own schedule. The exact cluster is reachable only through {@link
+ * #exactClusterForOracle()}.
  *
  * <p>A failed scrape keeps the pod's last metrics, as the picker's datastore does; after {@link
  * DatastoreConfig#DEFAULT}'s threshold of consecutive failures, or that long without a success, the
@@ -35,7 +37,7 @@ public final class FleetView {
   public static final String POOL = "bench";
 
   private final List<EngineConfig> configs;
-  private final String baseModel;
+  private final ClientRequests requests;
   private final VirtualCluster cluster;
   private final EndpointState[] states;
   private final List<Set<String>> registered;
@@ -43,17 +45,16 @@ public final class FleetView {
   private final long[] lastHits;
   private final int[] failures;
   private final double[] lastSuccessMs;
-  private final PromptText text =
-      new PromptText(PrefixHasher.DEFAULT.blockChars() * PrefixHasher.DEFAULT.maxBlocks());
   private PoolSnapshot pool;
-  private long textFor = -1;
-  private String textCache;
 
   public FleetView(List<EngineConfig> configs, String baseModel, VirtualCluster cluster) {
     this(configs, baseModel, cluster, null);
   }
 
   /**
+   * A view whose clients write the default text mix (prose, code, CJK) and name the adapters some
+   * pod lists (none when {@code registered} is null).
+   *
    * @param registered the adapters registered on each pod, or null when every pod serves every
    *     adapter
    */
@@ -62,13 +63,30 @@ public final class FleetView {
       String baseModel,
       VirtualCluster cluster,
       List<Set<String>> registered) {
+    this(
+        configs,
+        cluster,
+        registered,
+        new ClientRequests(baseModel, listed(registered), TextMix.defaults()));
+  }
+
+  /**
+   * @param registered the adapters registered on each pod, or null when every pod serves every
+   *     adapter
+   * @param requests the requests as the gateway receives them (shared by every replica's view)
+   */
+  public FleetView(
+      List<EngineConfig> configs,
+      VirtualCluster cluster,
+      List<Set<String>> registered,
+      ClientRequests requests) {
     if (registered != null && registered.size() != configs.size()) {
       throw new IllegalArgumentException(
           "registered: " + registered.size() + " pods (expected " + configs.size() + ")");
     }
     this.registered = registered == null ? null : List.copyOf(registered);
     this.configs = List.copyOf(configs);
-    this.baseModel = baseModel;
+    this.requests = requests;
     this.cluster = cluster;
     int n = configs.size();
     states = new EndpointState[n];
@@ -82,6 +100,15 @@ public final class FleetView {
               address(i), POOL, Map.of(SpeedProfile.GPU_LABEL, configs.get(i).gpu().name()));
       states[i] = new EndpointState(e, EndpointMetrics.UNKNOWN, true);
     }
+  }
+
+  /** Every adapter some pod lists (none when {@code registered} is null). */
+  private static Set<String> listed(List<Set<String>> registered) {
+    Set<String> all = new java.util.TreeSet<>();
+    if (registered != null) {
+      registered.forEach(all::addAll);
+    }
+    return all;
   }
 
   public int size() {
@@ -118,17 +145,17 @@ public final class FleetView {
 
   /** The model name the gateway would resolve: the adapter, or the base model. */
   public String model(BenchRequest r) {
-    String adapter = r.adapterOrNull();
-    return adapter != null ? adapter : baseModel;
+    return requests.model(r);
   }
 
-  /** The prompt text the gateway would read (bounded to what the prefix hasher reads). */
+  /** The prompt text the gateway keeps from the body (what the prefix hasher reads). */
   public String promptText(BenchRequest r) {
-    if (textFor != r.id()) {
-      textFor = r.id();
-      textCache = text.render(r.sim().prompt());
-    }
-    return textCache;
+    return requests.promptPrefix(r);
+  }
+
+  /** The requests as the gateway receives them. */
+  public ClientRequests requests() {
+    return requests;
   }
 
   /** The last scrape of {@code pod}. */

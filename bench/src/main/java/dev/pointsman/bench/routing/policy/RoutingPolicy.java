@@ -18,7 +18,11 @@ public interface RoutingPolicy {
   /** A new scrape of {@code pod} was applied to the fleet view. */
   default void onScrape(int pod) {}
 
-  /** {@code request}'s first token was produced on {@code pod} (the gateway sees the stream). */
+  /**
+   * The first byte of {@code request}'s response reached the gateway from {@code pod}: its first
+   * token when streamed; for a non-streamed one, its whole answer, just before {@link #onFinish}
+   * ({@link Gateway} times it).
+   */
   default void onFirstToken(BenchRequest request, int pod) {}
 
   /** {@code request} finished on {@code pod}. */

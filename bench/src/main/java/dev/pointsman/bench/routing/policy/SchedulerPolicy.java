@@ -1,38 +1,58 @@
 package dev.pointsman.bench.routing.policy;
 
 import dev.pointsman.bench.routing.workload.BenchRequest;
-import dev.pointsman.picker.scheduling.Decision;
+import dev.pointsman.bench.routing.workload.ClientRequests;
+import dev.pointsman.extproc.Completion;
+import dev.pointsman.extproc.Usage;
+import dev.pointsman.inference.model.ModelResolver;
+import dev.pointsman.inference.model.ModelsConfig;
+import dev.pointsman.picker.app.PickerApp;
+import dev.pointsman.picker.routing.DroppedReason;
+import dev.pointsman.picker.routing.Objectives;
+import dev.pointsman.picker.routing.OneHopRouter;
+import dev.pointsman.picker.routing.PolicyRegistry;
+import dev.pointsman.picker.routing.RouteInput;
+import dev.pointsman.picker.routing.RouteOutcome;
 import dev.pointsman.picker.scheduling.InFlightTracker;
 import dev.pointsman.picker.scheduling.Scheduler;
 import dev.pointsman.picker.scheduling.SchedulingPolicy;
-import dev.pointsman.picker.scheduling.SchedulingRequest;
 import dev.pointsman.picker.scheduling.latency.LatencyModel;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import dev.pointsman.picker.scheduling.prior.SpeedPriors;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.random.RandomGenerator;
 
 /**
- * A policy run by the picker's production {@link Scheduler}, as shipped: its own {@link
- * InFlightTracker} (told of every applied scrape, tickets released when a request ends) and its own
- * {@link PrefixIndex} sized as in the picker. Used for {@code pointsman} (the production default)
- * and the scorer-framework baselines ({@code gie-default}, {@code queue-only}, …). When the policy
- * has a {@code predicted-latency-scorer}, its TTFT prediction for the chosen endpoint is reported
- * so the bench can measure its error, and so is its time-per-output-token prediction.
+ * A policy run by the picker's production routing, as shipped: the request is the JSON body a
+ * client sends, parsed by the picker's parser ({@link ClientRequests}), and handed to the picker's
+ * {@link OneHopRouter} as the ext_proc service hands it ({@link RouteInput}: request id, parsed
+ * body, objective header). The router resolves the model from what the pods list, builds the {@code
+ * SchedulingRequest} (token estimate from the text, prompt prefix, output limit, sheddable) and
+ * runs the {@link Scheduler} with its own {@link InFlightTracker} (told of every applied scrape)
+ * and its own {@link PrefixIndex} sized as in the picker. The response is reported to the router as
+ * the ext_proc response phase reports it: the first body byte (the first token when streamed, the
+ * whole answer otherwise) and the end of the stream with its {@code usage}. So it learns what the
+ * picker learns, when the picker learns it: nothing from a non-streamed response. Used for {@code
+ * pointsman} (the production default) and the scorer-framework baselines ({@code gie-default},
+ * {@code queue-only}, …). When the policy has a {@code predicted-latency-scorer}, its TTFT
+ * prediction for the chosen endpoint is reported so the bench can measure its error, and so is its
+ * time-per-output-token prediction.
  */
 final class SchedulerPolicy implements RoutingPolicy {
-  /** Blocks remembered per endpoint, as in the picker ({@code PickerApp}). */
-  static final int PREFIX_BLOCKS_PER_ENDPOINT = 31_250;
+  /** The objective the bench's sheddable requests name (a negative priority: sheddable). */
+  static final String SHEDDABLE_OBJECTIVE = "bench-sheddable";
+
+  private static final long NS_PER_MS = 1_000_000L;
 
   private final String name;
-  private final SchedulingPolicy policy;
   private final FleetView fleet;
-  private final RandomGenerator random;
   private final Scheduler scheduler;
-  private final Map<Long, Decision.Picked> picks = new HashMap<>();
-  private final Map<Long, Double> firstTokenMs = new HashMap<>();
+  private final OneHopRouter router;
+  private final Map<Long, RouteOutcome.Routed> routed = new HashMap<>();
+  private final Map<Long, Double> firstByteMs = new HashMap<>();
   private final Map<String, Integer> podOf = new HashMap<>();
 
   SchedulerPolicy(String name, SchedulingPolicy policy, FleetView fleet, RandomGenerator random) {
@@ -49,17 +69,28 @@ final class SchedulerPolicy implements RoutingPolicy {
       RandomGenerator random,
       SpeedPriors priors) {
     this.name = name;
-    this.policy = policy;
     this.fleet = fleet;
-    this.random = random;
     this.scheduler =
         new Scheduler(
-            new PrefixIndex(PREFIX_BLOCKS_PER_ENDPOINT),
+            new PrefixIndex(PickerApp.PREFIX_BLOCKS_PER_ENDPOINT),
             new InFlightTracker(),
             PrefixHasher.DEFAULT,
             fleet::nowNanos,
             new LatencyModel(),
             priors);
+    ClientRequests clients = fleet.requests();
+    ModelResolver resolver =
+        ModelResolver.of(new ModelsConfig(List.of(), null))
+            .withDiscovered(FleetView.POOL, clients.baseModel(), clients.adapters());
+    this.router =
+        new OneHopRouter(
+            () -> resolver,
+            pool -> fleet.pool(),
+            new PolicyRegistry(policy),
+            scheduler,
+            new Objectives(List.of(new Objectives.Objective(SHEDDABLE_OBJECTIVE, -1))),
+            () -> random,
+            null);
     for (int i = 0; i < fleet.size(); i++) {
       podOf.put(FleetView.address(i), i);
     }
@@ -70,36 +101,34 @@ final class SchedulerPolicy implements RoutingPolicy {
     return name;
   }
 
-  @Override
-  public Route route(BenchRequest r) {
-    SchedulingRequest request =
-        new SchedulingRequest(
-            Long.toString(r.id()),
-            fleet.model(r),
-            r.adapterOrNull(),
-            fleet.promptText(r),
-            r.sim().promptTokens(),
-            -1,
-            r.sheddable(),
-            null);
-    Decision decision = scheduler.schedule(request, fleet.pool(), policy, random);
-    return switch (decision) {
-      case Decision.Picked p -> {
-        picks.put(r.id(), p);
-        yield Route.to(
-            podOf.get(p.address()), predictMs(p), p.prediction().predictedTpotSeconds() * 1000);
-      }
-      case Decision.Shed s -> Route.shed();
-      case Decision.NoEndpoints n -> Route.failed();
-    };
+  /** The scheduler, for tests of what it learned. */
+  Scheduler scheduler() {
+    return scheduler;
   }
 
   /**
-   * The scheduler's own prediction for the pick (the learned model on top of the analytic
-   * estimate), for the report's predictor error.
+   * What the ext_proc service hands the router for {@code r}: the request id, the parsed body and
+   * the objective header; nothing else about the request reaches the scheduler.
    */
-  private static double predictMs(Decision.Picked p) {
-    return p.predictedTtftSeconds() * 1000;
+  static RouteInput routeInput(BenchRequest r, ClientRequests clients) {
+    return new RouteInput(
+        Long.toString(r.id()), clients.parsed(r), r.sheddable() ? SHEDDABLE_OBJECTIVE : null, null);
+  }
+
+  @Override
+  public Route route(BenchRequest r) {
+    RouteOutcome outcome = router.route(routeInput(r, fleet.requests()));
+    return switch (outcome) {
+      case RouteOutcome.Routed p -> {
+        routed.put(r.id(), p);
+        yield Route.to(
+            podOf.get(p.address()),
+            p.picked().predictedTtftSeconds() * 1000,
+            p.picked().prediction().predictedTpotSeconds() * 1000);
+      }
+      case RouteOutcome.Rejected j ->
+          DroppedReason.SATURATED.equals(j.droppedReason()) ? Route.shed() : Route.failed();
+    };
   }
 
   @Override
@@ -108,38 +137,68 @@ final class SchedulerPolicy implements RoutingPolicy {
   }
 
   /**
-   * The first token teaches the scheduler's latency model, as response streams do in the picker.
+   * The response's first byte reached the gateway ({@link Gateway} times it: the first token of a
+   * streamed response, the end of a non-streamed one). The router learns the time to first token
+   * from it only when the response is streamed, as the picker does.
    */
   @Override
   public void onFirstToken(BenchRequest request, int pod) {
-    Decision.Picked p = picks.get(request.id());
-    if (p != null) {
-      scheduler.observeTtft(p, (fleet.nowMs() - request.arrivalMs()) / 1000);
-      firstTokenMs.put(request.id(), fleet.nowMs());
+    RouteOutcome.Routed p = routed.get(request.id());
+    if (p != null && firstByteMs.putIfAbsent(request.id(), fleet.nowMs()) == null) {
+      router.firstByte(p, 200, p.address(), sinceArrival(request));
     }
   }
 
-  /** A failed stream releases its ticket and teaches nothing: it reported no usage. */
+  /**
+   * The pod went away mid-request (an engine restart) or refused it: the stream ends in error with
+   * no usage. Without a first byte the gateway saw a 503; either way the ticket is released and
+   * nothing is learned from a usage the response never reported.
+   */
   @Override
   public void onFailed(BenchRequest request, int pod) {
-    Decision.Picked p = picks.remove(request.id());
-    firstTokenMs.remove(request.id());
-    if (p != null) {
-      p.ticket().release();
+    RouteOutcome.Routed p = routed.remove(request.id());
+    Double first = firstByteMs.remove(request.id());
+    if (p == null) {
+      return;
     }
+    long total = sinceArrival(request);
+    if (first == null) {
+      router.firstByte(p, 503, p.address(), total);
+    }
+    long ttft = first == null ? total : (long) ((first - request.arrivalMs()) * NS_PER_MS);
+    router.completed(
+        p,
+        new Completion(
+            first == null ? 503 : 200, ttft, total, Usage.NONE, p.address(), Completion.End.ERROR));
   }
 
+  /**
+   * The stream ends, with the answer's {@code usage}; a request that sent no byte failed (the
+   * adapter was not there, or the pod refused it).
+   */
   @Override
   public void onFinish(BenchRequest request, int pod) {
-    Decision.Picked p = picks.remove(request.id());
-    Double first = firstTokenMs.remove(request.id());
-    if (p != null) {
-      p.ticket().release();
-      int out = request.sim().outputTokens();
-      if (first != null && out > 1) {
-        // as the picker learns it from a streamed response that reports usage
-        scheduler.observeTpot(p, (fleet.nowMs() - first) / 1000 / (out - 1));
-      }
+    RouteOutcome.Routed p = routed.remove(request.id());
+    Double first = firstByteMs.remove(request.id());
+    if (p == null) {
+      return;
     }
+    long total = sinceArrival(request);
+    if (first == null) {
+      router.firstByte(p, 503, p.address(), total);
+      router.completed(
+          p, new Completion(503, total, total, Usage.NONE, p.address(), Completion.End.COMPLETED));
+      return;
+    }
+    long ttft = (long) ((first - request.arrivalMs()) * NS_PER_MS);
+    Usage usage =
+        new Usage(
+            request.sim().promptTokens(), request.sim().outputTokens(), Usage.NONE.cachedTokens());
+    router.completed(
+        p, new Completion(200, ttft, total, usage, p.address(), Completion.End.COMPLETED));
+  }
+
+  private long sinceArrival(BenchRequest request) {
+    return (long) ((fleet.nowMs() - request.arrivalMs()) * NS_PER_MS);
   }
 }

@@ -1,6 +1,7 @@
 package dev.pointsman.bench.routing.policy;
 
 import dev.pointsman.bench.routing.workload.BenchRequest;
+import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ final class SglangCacheAware implements RoutingPolicy {
   private final int absThreshold;
   private final double relThreshold;
   private final OwnLoad load;
-  private final PrefixIndex tree = new PrefixIndex(SchedulerPolicy.PREFIX_BLOCKS_PER_ENDPOINT);
+  private final PrefixIndex tree = new PrefixIndex(PickerApp.PREFIX_BLOCKS_PER_ENDPOINT);
   private final List<String> addresses = new ArrayList<>();
 
   SglangCacheAware(

@@ -1,18 +1,19 @@
 package dev.pointsman.bench.routing.run;
 
 import dev.pointsman.bench.routing.policy.FleetView;
-import dev.pointsman.bench.routing.policy.Policies;
+import dev.pointsman.bench.routing.policy.Gateway;
 import dev.pointsman.bench.routing.policy.Route;
-import dev.pointsman.bench.routing.policy.RoutingPolicy;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.scenario.ScrapeSpec;
 import dev.pointsman.bench.routing.workload.BenchRequest;
+import dev.pointsman.bench.routing.workload.ClientRequests;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.sim.engine.EngineConfig;
 import dev.pointsman.sim.engine.EngineListener;
 import dev.pointsman.sim.engine.RequestResult;
 import dev.pointsman.sim.engine.SimRequest;
 import dev.pointsman.sim.engine.VirtualCluster;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +21,11 @@ import java.util.SplittableRandom;
 
 /**
  * One policy on one request stream, in virtual time: scrapes reach the policy every interval (each
- * pod at its own phase, late or failing as the scenario's {@link ScrapeFeed} says), each arrival is
- * routed on what the policy can see, and the run ends after a drain period. The pods live in the
- * scenario's world (step noise, stragglers, restarts), drawn from the run's seed alone, so every
- * policy meets the same stragglers and restarts. Deterministic for the same inputs; no wall clock.
+ * pod at its own phase, for each picker replica on its own schedule, late or failing as the
+ * scenario's {@link ScrapeFeed} says), each arrival is routed by the replica Envoy gives it on what
+ * that replica can see, and the run ends after a drain period. The pods live in the scenario's
+ * world (step noise, stragglers, restarts), drawn from the run's seed alone, so every policy meets
+ * the same stragglers and restarts. Deterministic for the same inputs; no wall clock.
  */
 public final class PolicyRun {
   /** Mixed into the run seed for the pods' world and for the scrape faults. */
@@ -46,8 +48,8 @@ public final class PolicyRun {
   private final Route.Outcome[] outcome;
   private final long[][] counters = new long[2][3];
   private VirtualCluster cluster;
-  private FleetView fleet;
-  private RoutingPolicy policy;
+  private List<FleetView> views;
+  private Gateway policy;
 
   private PolicyRun(
       Scenario scenario,
@@ -107,20 +109,38 @@ public final class PolicyRun {
   private RunResult execute(Map<String, PolicyConfig> custom) {
     List<EngineConfig> configs = Fleets.configs(scenario);
     cluster = new VirtualCluster(configs, listener(), scenario.world(), seed ^ WORLD_SEED);
-    fleet =
-        new FleetView(
-            configs,
-            scenario.model(),
-            cluster,
-            scenario.lora() == null ? null : scenario.lora().placement(configs.size()));
-    policy = Policies.create(policyName, fleet, new SplittableRandom(seed * 31 + 7), custom);
+    ClientRequests clients = ClientRequests.of(scenario);
+    int replicas = scenario.production().pickerReplicas();
+    views = new ArrayList<>(replicas);
+    for (int k = 0; k < replicas; k++) {
+      views.add(
+          new FleetView(
+              configs,
+              cluster,
+              scenario.lora() == null ? null : scenario.lora().placement(configs.size()),
+              clients));
+    }
+    policy =
+        Gateway.create(
+            policyName,
+            views,
+            new SplittableRandom(seed * 31 + 7),
+            new SplittableRandom(seed ^ 0x4E9L),
+            custom,
+            scenario.production().envoys());
     ScrapeSpec spec = scenario.scrape();
-    ScrapeFeed scrapes =
-        new ScrapeFeed(
-            spec,
-            configs.size(),
-            new SplittableRandom(seed ^ 0x5C2A9EL),
-            new SplittableRandom(seed ^ SCRAPE_FAULT_SEED));
+    // each replica scrapes every pod itself: its own phases, lags and failures (replica 0 draws
+    // exactly what a single picker would)
+    List<ScrapeFeed> feeds = new ArrayList<>(replicas);
+    for (int k = 0; k < replicas; k++) {
+      long mix = k * 0x9E3779B97F4A7C15L;
+      feeds.add(
+          new ScrapeFeed(
+              spec,
+              configs.size(),
+              new SplittableRandom(seed ^ 0x5C2A9EL ^ mix),
+              new SplittableRandom(seed ^ SCRAPE_FAULT_SEED ^ mix)));
+    }
     double warmupMs = scenario.warmupSeconds() * 1000;
     double durationMs = scenario.durationSeconds() * 1000;
     double[] marks = {warmupMs, durationMs};
@@ -128,7 +148,8 @@ public final class PolicyRun {
     for (BenchRequest r : stream) {
       double t = r.arrivalMs();
       while (true) {
-        double scrapeAt = scrapes.nextEventMs();
+        int replica = nextFeed(feeds);
+        double scrapeAt = feeds.get(replica).nextEventMs();
         double markAt = mark < marks.length ? marks[mark] : Double.POSITIVE_INFINITY;
         if (Math.min(scrapeAt, markAt) > t) {
           break;
@@ -138,7 +159,8 @@ public final class PolicyRun {
           captureCounters(mark++);
         } else {
           cluster.runUntil(scrapeAt);
-          scrapes.fire(cluster, fleet, policy);
+          int k = replica;
+          feeds.get(k).fire(cluster, views.get(k), pod -> policy.onScrape(k, pod));
         }
       }
       cluster.runUntil(t);
@@ -159,7 +181,7 @@ public final class PolicyRun {
     if (route.outcome() != Route.Outcome.ROUTED) {
       return;
     }
-    if (!fleet.serves(route.pod(), r)) {
+    if (!views.get(0).serves(route.pod(), r)) {
       // the pod does not list the adapter: the server answers 404
       outcome[idx] = Route.Outcome.FAILED;
       policy.onFailed(r, route.pod());
@@ -202,6 +224,17 @@ public final class PolicyRun {
         policy.onFailed(stream.get(idx), pod);
       }
     };
+  }
+
+  /** The replica whose scrape feed has the earliest next event. */
+  private static int nextFeed(List<ScrapeFeed> feeds) {
+    int best = 0;
+    for (int k = 1; k < feeds.size(); k++) {
+      if (feeds.get(k).nextEventMs() < feeds.get(best).nextEventMs()) {
+        best = k;
+      }
+    }
+    return best;
   }
 
   private void captureCounters(int which) {

@@ -7,6 +7,7 @@ import dev.pointsman.sim.engine.PodSnapshot;
 import dev.pointsman.sim.engine.VirtualCluster;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.function.IntConsumer;
 
 /**
  * The scrape path of one run, as {@link ScrapeSpec} describes it: per-pod ticks at a seeded phase,
@@ -49,6 +50,14 @@ final class ScrapeFeed {
    * cluster up to {@link #nextEventMs()}.
    */
   void fire(VirtualCluster cluster, FleetView fleet, RoutingPolicy policy) {
+    fire(cluster, fleet, policy::onScrape);
+  }
+
+  /**
+   * As {@link #fire(VirtualCluster, FleetView, RoutingPolicy)}, telling {@code policy} which pod
+   * was scraped.
+   */
+  void fire(VirtualCluster cluster, FleetView fleet, IntConsumer policy) {
     int d = argMin(deliverAt);
     int t = argMin(nextTick);
     if (deliverAt[d] <= nextTick[t]) {
@@ -68,7 +77,7 @@ final class ScrapeFeed {
     return failed;
   }
 
-  private void tick(int pod, VirtualCluster cluster, FleetView fleet, RoutingPolicy policy) {
+  private void tick(int pod, VirtualCluster cluster, FleetView fleet, IntConsumer policy) {
     double now = nextTick[pod];
     nextTick[pod] += spec.intervalMs();
     if (deliverAt[pod] != Double.POSITIVE_INFINITY) {
@@ -96,7 +105,7 @@ final class ScrapeFeed {
     }
   }
 
-  private void deliver(int pod, FleetView fleet, RoutingPolicy policy) {
+  private void deliver(int pod, FleetView fleet, IntConsumer policy) {
     deliverAt[pod] = Double.POSITIVE_INFINITY;
     PodSnapshot s = answer[pod];
     answer[pod] = null;
@@ -105,7 +114,7 @@ final class ScrapeFeed {
       fleet.scrapeFailed(pod);
     } else {
       fleet.applyScrape(pod, s, takenAt[pod]);
-      policy.onScrape(pod);
+      policy.accept(pod);
     }
   }
 

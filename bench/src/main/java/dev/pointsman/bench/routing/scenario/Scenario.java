@@ -34,6 +34,8 @@ import java.util.List;
  * @param slo service levels
  * @param quick the short version
  * @param variants variants run as scenarios of their own, or null
+ * @param production how the gateway is deployed and what clients send (picker replicas, streamed
+ *     share, prompt text)
  */
 public record Scenario(
     String name,
@@ -56,7 +58,8 @@ public record Scenario(
     Boolean cleanWorld,
     Slo slo,
     QuickSpec quick,
-    List<Variant> variants) {
+    List<Variant> variants,
+    ProductionSpec production) {
 
   public Scenario {
     if (name == null || !name.matches("[a-z0-9][a-z0-9.-]*")) {
@@ -104,6 +107,7 @@ public record Scenario(
     }
     slo = slo == null ? Slo.defaults() : slo;
     variants = variants == null ? null : List.copyOf(variants);
+    production = production == null ? ProductionSpec.defaults() : production;
   }
 
   private static List<Double> checkLoads(String field, List<Double> loads) {
@@ -151,7 +155,8 @@ public record Scenario(
                 cleanWorld || Boolean.TRUE.equals(v.cleanWorld()),
                 slo,
                 quick,
-                null));
+                null,
+                production));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("variants[" + i + "]." + e.getMessage(), e);
       }
@@ -183,7 +188,8 @@ public record Scenario(
         cleanWorld,
         slo,
         null,
-        variants);
+        variants,
+        production);
   }
 
   /**
@@ -213,13 +219,37 @@ public record Scenario(
         true,
         slo,
         quick,
-        variants);
+        variants,
+        production);
   }
 
   /** A copy with other seeds. */
   public Scenario withSeeds(List<Long> newSeeds) {
+    return copy(name, durationSeconds, headlineDurationSeconds, newSeeds, production);
+  }
+
+  /** This scenario as run at {@code load}: the headline load may run longer. */
+  public Scenario forLoad(double load) {
+    if (headlineDurationSeconds == null || Math.abs(load - headline()) > 1e-9) {
+      return this;
+    }
+    return copy(name, headlineDurationSeconds, null, seeds, production);
+  }
+
+  /** A copy named {@code newName} with another gateway deployment. */
+  public Scenario withProduction(String newName, ProductionSpec newProduction) {
+    return copy(newName, durationSeconds, headlineDurationSeconds, seeds, newProduction);
+  }
+
+  /** A copy with these fields changed and every other one kept. */
+  private Scenario copy(
+      String newName,
+      Double newDurationSeconds,
+      Double newHeadlineDurationSeconds,
+      List<Long> newSeeds,
+      ProductionSpec newProduction) {
     return new Scenario(
-        name,
+        newName,
         description,
         model,
         fleet,
@@ -228,8 +258,8 @@ public record Scenario(
         arrival,
         loads,
         headlineLoad,
-        durationSeconds,
-        headlineDurationSeconds,
+        newDurationSeconds,
+        newHeadlineDurationSeconds,
         warmupSeconds,
         drainSeconds,
         newSeeds,
@@ -239,36 +269,8 @@ public record Scenario(
         cleanWorld,
         slo,
         quick,
-        variants);
-  }
-
-  /** This scenario as run at {@code load}: the headline load may run longer. */
-  public Scenario forLoad(double load) {
-    if (headlineDurationSeconds == null || Math.abs(load - headline()) > 1e-9) {
-      return this;
-    }
-    return new Scenario(
-        name,
-        description,
-        model,
-        fleet,
-        workload,
-        lora,
-        arrival,
-        loads,
-        headlineLoad,
-        headlineDurationSeconds,
-        null,
-        warmupSeconds,
-        drainSeconds,
-        seeds,
-        sheddableFraction,
-        scrape,
-        world,
-        cleanWorld,
-        slo,
-        quick,
-        variants);
+        variants,
+        newProduction);
   }
 
   /** The ladder load closest to {@link #headlineLoad}. */

@@ -1,8 +1,10 @@
 package dev.pointsman.bench.routing.scenario;
 
 import dev.pointsman.sim.engine.YamlFiles;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,6 +43,12 @@ public final class Scenarios {
     } catch (IOException e) {
       throw new IllegalStateException("cannot read shipped scenario " + shipped, e);
     }
+  }
+
+  /** Reads a scenario from YAML text; {@code source} names it in error messages. */
+  public static Scenario parse(String yaml, String source) {
+    return YamlFiles.read(
+        new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)), Scenario.class, source);
   }
 
   private static String shippedName(String name) {

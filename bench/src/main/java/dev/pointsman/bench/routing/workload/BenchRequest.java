@@ -3,13 +3,19 @@ package dev.pointsman.bench.routing.workload;
 import dev.pointsman.sim.engine.SimRequest;
 
 /**
- * One request of a stream: what the simulator runs, plus what the gateway would know.
+ * One request of a stream: what the simulator runs, plus what the client sends the gateway.
  *
  * @param sim the engine's view (segments, output length, adapter)
  * @param kind the workload part it came from ({@code sharegpt}, {@code rag}, …)
  * @param sheddable whether its objective allows shedding
+ * @param streamed whether the client asks for a streamed response ({@code "stream": true})
  */
-public record BenchRequest(SimRequest sim, String kind, boolean sheddable) {
+public record BenchRequest(SimRequest sim, String kind, boolean sheddable, boolean streamed) {
+
+  /** A streamed request. */
+  public BenchRequest(SimRequest sim, String kind, boolean sheddable) {
+    this(sim, kind, sheddable, true);
+  }
 
   public long id() {
     return sim.id();

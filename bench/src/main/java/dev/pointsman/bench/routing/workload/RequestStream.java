@@ -36,6 +36,8 @@ public final class RequestStream {
     SplittableRandom lengthRandom = root.split();
     SplittableRandom loraRandom = root.split();
     SplittableRandom contentRandom = root.split();
+    SplittableRandom streamRandom = root.split();
+    double streamed = scenario.production().streamedFraction();
     ShareGptLengths lengths = new ShareGptLengths(lengthRandom);
     List<WorkloadPart> parts = scenario.workload();
     Sampler mix = new Sampler(parts.stream().mapToDouble(WorkloadPart::weight).toArray());
@@ -100,7 +102,9 @@ public final class RequestStream {
       }
       boolean sheddable = mixRandom.nextDouble() < scenario.sheddableFraction();
       SimRequest sim = new SimRequest(id, t, prompt, output, adapter, outputContent);
-      out.add(new BenchRequest(sim, part.kind(), sheddable));
+      // drawn for every request, so that the share does not reshuffle anything else
+      boolean stream = streamRandom.nextDouble() < streamed;
+      out.add(new BenchRequest(sim, part.kind(), sheddable, stream));
     }
     return out;
   }

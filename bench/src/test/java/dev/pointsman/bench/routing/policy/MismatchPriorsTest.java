@@ -3,7 +3,7 @@ package dev.pointsman.bench.routing.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.pointsman.bench.routing.scenario.Suites;
+import dev.pointsman.bench.routing.suite.Suites;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scheduling.EndpointMetrics;
 import dev.pointsman.picker.scheduling.EndpointState;
@@ -93,11 +93,11 @@ class MismatchPriorsTest {
             .toList();
     FleetView fleet =
         new FleetView(configs, "base", new VirtualCluster(configs, EngineListener.NONE));
-    for (String name : Suites.policies("mismatch")) {
+    for (String name : Suites.get("mismatch").policies()) {
       assertThat(Policies.create(name, fleet, new SplittableRandom(1)).name()).isEqualTo(name);
     }
     assertThat(Policies.validate(MismatchPriors.NAMES)).isEqualTo(MismatchPriors.NAMES);
-    assertThat(Suites.scenarios("mismatch"))
+    assertThat(Suites.get("mismatch").scenarios())
         .singleElement()
         .satisfies(s -> assertThat(s.fleet()).hasSize(3));
   }

@@ -61,17 +61,4 @@ class RequestStreamTest {
     }
     assertThat(found).isTrue();
   }
-
-  @Test
-  void sharedSegmentsRenderToSharedTextPrefixes() {
-    PromptText text = new PromptText(16_384);
-    String a = text.render(List.of(new Segment(5, 100), new Segment(6, 50)));
-    String b = text.render(List.of(new Segment(5, 100), new Segment(7, 50)));
-    String c = text.render(List.of(new Segment(8, 100)));
-    assertThat(a).hasSize(600);
-    assertThat(a.substring(0, 400)).isEqualTo(b.substring(0, 400));
-    assertThat(a.substring(400)).isNotEqualTo(b.substring(400));
-    assertThat(a.substring(0, 8)).isNotEqualTo(c.substring(0, 8));
-    assertThat(text.render(List.of(new Segment(1, 10_000)))).hasSize(16_384);
-  }
 }

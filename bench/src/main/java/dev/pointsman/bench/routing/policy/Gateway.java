@@ -1,0 +1,145 @@
+package dev.pointsman.bench.routing.policy;
+
+import dev.pointsman.bench.routing.workload.BenchRequest;
+import dev.pointsman.picker.scheduling.PolicyConfig;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The gateway in front of the fleet, as deployed: Envoy and N independent replicas of one policy
+ * (the Helm chart ships two pickers). Each replica is a fresh instance with its own {@link
+ * FleetView} (its own scrapes of every pod, on its own schedule) and so its own in-flight tracker,
+ * prefix index and learned models; they share nothing else, as picker replicas share nothing today.
+ * {@link EnvoyBalancer} decides which replica routes each request, and that replica alone hears of
+ * the request's response.
+ *
+ * <p>What a replica hears, and when, is what the gateway sees of the response: the first byte of a
+ * streamed response comes with its first token; a non-streamed response has nothing to send until
+ * its last token, so its first byte ({@link #onFirstToken}) is delivered at its end, just before
+ * {@link #onFinish}. With one replica and only streamed requests this is exactly the policy alone.
+ */
+public final class Gateway implements RoutingPolicy {
+  private final String name;
+  private final List<RoutingPolicy> replicas;
+  private final EnvoyBalancer envoys;
+  private final Map<Long, Integer> streamOf = new HashMap<>();
+
+  Gateway(List<RoutingPolicy> replicas, EnvoyBalancer envoys) {
+    this.name = replicas.get(0).name();
+    this.replicas = List.copyOf(replicas);
+    this.envoys = envoys;
+  }
+
+  /**
+   * Replicas of {@code policy}, one per view; replica 0 draws from {@code random} exactly as a
+   * single instance would, the others and the balancer from splits of {@code others}.
+   */
+  public static Gateway create(
+      String policy,
+      List<FleetView> views,
+      SplittableRandom random,
+      SplittableRandom others,
+      Map<String, PolicyConfig> custom,
+      int envoys) {
+    if (views.isEmpty()) {
+      throw new IllegalArgumentException("views: [] (expected at least one replica)");
+    }
+    SplittableRandom balancer = others.split();
+    List<RoutingPolicy> instances = new ArrayList<>(views.size());
+    for (int i = 0; i < views.size(); i++) {
+      instances.add(
+          Policies.create(policy, views.get(i), i == 0 ? random : others.split(), custom));
+    }
+    return new Gateway(instances, new EnvoyBalancer(envoys, views.size(), balancer));
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  public int size() {
+    return replicas.size();
+  }
+
+  /** Replica {@code i}, for tests. */
+  RoutingPolicy replica(int i) {
+    return replicas.get(i);
+  }
+
+  @Override
+  public Route route(BenchRequest request) {
+    int stream = envoys.open();
+    Route route = replicas.get(envoys.picker(stream)).route(request);
+    if (route.outcome() == Route.Outcome.ROUTED) {
+      streamOf.put(request.id(), stream);
+    } else {
+      envoys.close(stream); // answered at once: the stream ends
+    }
+    return route;
+  }
+
+  /** Replica {@code replica}'s view of {@code pod} was scraped. */
+  public void onScrape(int replica, int pod) {
+    replicas.get(replica).onScrape(pod);
+  }
+
+  /** Every replica's view was scraped (tests and single-view callers). */
+  @Override
+  public void onScrape(int pod) {
+    for (RoutingPolicy r : replicas) {
+      r.onScrape(pod);
+    }
+  }
+
+  /** The engine produced the first token: a streamed response's first byte reaches the gateway. */
+  @Override
+  public void onFirstToken(BenchRequest request, int pod) {
+    Integer stream = streamOf.get(request.id());
+    if (stream != null && request.streamed()) {
+      replicas.get(envoys.picker(stream)).onFirstToken(request, pod);
+    }
+  }
+
+  /**
+   * The request ended. A non-streamed one that produced tokens sends its only bytes now; one that
+   * failed before any token has no first byte.
+   */
+  @Override
+  public void onFinish(BenchRequest request, int pod) {
+    onFinish(request, pod, true);
+  }
+
+  /**
+   * The request ended, having produced tokens ({@code answered}) or not (refused, adapter missing).
+   */
+  public void onFinish(BenchRequest request, int pod, boolean answered) {
+    Integer stream = streamOf.remove(request.id());
+    if (stream == null) {
+      return;
+    }
+    RoutingPolicy replica = replicas.get(envoys.picker(stream));
+    if (answered && !request.streamed()) {
+      replica.onFirstToken(request, pod);
+    }
+    replica.onFinish(request, pod);
+    envoys.close(stream);
+  }
+
+  /**
+   * The request failed on {@code pod}: a restart lost it, or the pod refused it. Only the replica
+   * that routed it hears of it, as it alone holds the stream.
+   */
+  @Override
+  public void onFailed(BenchRequest request, int pod) {
+    Integer stream = streamOf.remove(request.id());
+    if (stream == null) {
+      return;
+    }
+    replicas.get(envoys.picker(stream)).onFailed(request, pod);
+    envoys.close(stream);
+  }
+}

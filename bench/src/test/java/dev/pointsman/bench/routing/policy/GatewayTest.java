@@ -1,0 +1,98 @@
+package dev.pointsman.bench.routing.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.pointsman.bench.routing.scenario.TextMix;
+import dev.pointsman.bench.routing.workload.BenchRequest;
+import dev.pointsman.bench.routing.workload.ClientRequests;
+import dev.pointsman.picker.scheduling.InFlightTracker;
+import dev.pointsman.sim.engine.EngineConfig;
+import dev.pointsman.sim.engine.EngineListener;
+import dev.pointsman.sim.engine.GpuProfiles;
+import dev.pointsman.sim.engine.Segment;
+import dev.pointsman.sim.engine.SimRequest;
+import dev.pointsman.sim.engine.VirtualCluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class GatewayTest {
+
+  @Test
+  void envoySendsEachStreamToTheLessBusyOfTwoDrawnPickers() {
+    EnvoyBalancer one = new EnvoyBalancer(1, 1, new SplittableRandom(1));
+    assertThat(one.picker(one.open())).isZero();
+
+    EnvoyBalancer b = new EnvoyBalancer(1, 2, new SplittableRandom(7));
+    int[] count = new int[2];
+    for (int i = 0; i < 1000; i++) {
+      count[b.picker(b.open())]++;
+    }
+    // a draw of the same picker twice goes there whatever its load; otherwise the lighter wins
+    assertThat(Math.abs(count[0] - count[1])).isLessThan(60);
+    assertThat(b.open(0, 0)).isEqualTo(count[0]);
+
+    EnvoyBalancer two = new EnvoyBalancer(2, 4, new SplittableRandom(3));
+    int s = two.open();
+    two.close(s);
+    assertThatThrownBy(() -> two.close(s)).hasMessageContaining("closed twice");
+  }
+
+  @Test
+  void eachReplicaKeepsItsOwnStateAndHearsOnlyOfItsOwnRequests() {
+    EngineConfig h100 = EngineConfig.of("p0", "base", GpuProfiles.builtIn().get("H100-80"));
+    List<EngineConfig> configs = List.of(h100, EngineConfig.of("p1", "base", h100.gpu()));
+    VirtualCluster cluster = new VirtualCluster(configs, EngineListener.NONE);
+    ClientRequests clients = new ClientRequests("base", Set.of(), TextMix.defaults());
+    List<FleetView> views = new ArrayList<>();
+    for (int k = 0; k < 2; k++) {
+      views.add(new FleetView(configs, cluster, null, clients));
+    }
+    Gateway replicas =
+        Gateway.create(
+            "pointsman", views, new SplittableRandom(1), new SplittableRandom(2), Map.of(), 2);
+    List<BenchRequest> requests = new ArrayList<>();
+    for (long id = 0; id < 200; id++) {
+      BenchRequest r =
+          new BenchRequest(
+              SimRequest.of(id, 0, List.of(new Segment(id + 1, 300)), 10), "sharegpt", false);
+      requests.add(r);
+      assertThat(replicas.route(r).outcome()).isEqualTo(Route.Outcome.ROUTED);
+    }
+    int[] live = new int[2];
+    for (int k = 0; k < 2; k++) {
+      InFlightTracker t = ((SchedulerPolicy) replicas.replica(k)).scheduler().inFlight();
+      live[k] =
+          t.load(FleetView.address(0)).liveRequests() + t.load(FleetView.address(1)).liveRequests();
+    }
+    assertThat(live[0] + live[1]).isEqualTo(200);
+    assertThat(live[0]).isBetween(70, 130);
+
+    // a scrape by replica 1 clears replica 1's pending picks only
+    replicas.onScrape(1, 0);
+    assertThat(pending(replicas, 1, 0)).isZero();
+    assertThat(pending(replicas, 0, 0)).isPositive();
+
+    // every end reaches the replica that routed the request, and nothing else
+    for (BenchRequest r : requests) {
+      replicas.onFinish(r, 0);
+    }
+    for (int k = 0; k < 2; k++) {
+      InFlightTracker t = ((SchedulerPolicy) replicas.replica(k)).scheduler().inFlight();
+      assertThat(t.load(FleetView.address(0)).liveRequests()).isZero();
+      assertThat(t.load(FleetView.address(1)).liveRequests()).isZero();
+    }
+  }
+
+  private static int pending(Gateway replicas, int replica, int pod) {
+    return ((SchedulerPolicy) replicas.replica(replica))
+        .scheduler()
+        .inFlight()
+        .load(FleetView.address(pod))
+        .pendingRequests();
+  }
+}
