@@ -41,14 +41,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The picker's scraper reading, over real HTTP, what each simulated engine emits, at each engine's
- * default metrics path. The pods' GPU takes one sequence a step and its first step lasts days, so
- * the load sent stays where it is: one request runs and the others wait, on every pod alike.
+ * default metrics path. The pods' GPU takes one sequence a step and its first step lasts hours, so
+ * the load sent stays where it is: one request runs and the others wait, on every pod alike. The
+ * capacity expected is the simulated pod's, from the simulator's profile.
  */
 class EnginesIT {
   private static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
   private static final int REQUESTS = 4;
-  private static final int BLOCKS = 1000;
-  private static final int BLOCK_SIZE = 16;
 
   /** Simulated pods, in fleet order. */
   private enum Pod {
@@ -80,6 +79,7 @@ class EnginesIT {
 
   @TempDir static Path dir;
   private static Fleet fleet;
+  private static long capacity;
   private static Scraper scraper;
   private static ScheduledExecutorService executor;
   private static final HttpClient http = HttpClient.newHttpClient();
@@ -89,20 +89,22 @@ class EnginesIT {
   @BeforeAll
   static void start() throws IOException {
     Path profiles = dir.resolve("profiles.yaml");
+    // a GPU of crawling memory: its first step lasts hours, and it takes one sequence a step
     Files.writeString(
         profiles,
         """
+        gpus:
+          - {name: E2E, bf16Tflops: 1, memoryTBps: 0.000001, memoryGiB: 80, linkGBps: 0}
         profiles:
-          - {name: E2E, prefillTokensPerSecond: 1000, decodeFloorMs: 1e9, kvMicrosPerContextToken: 0,
-             kvBlocks: %d, blockSize: %d, maxBatchedTokens: 2048, maxNumSeqs: 1, stepOverheadMs: 1,
-             perSeqMicros: 0, loraStepFactor: 0}
-        """
-            .formatted(BLOCKS, BLOCK_SIZE));
+          - {gpu: E2E, model: llama-3-8b, maxBatchedTokens: 2048, maxNumSeqs: 1}
+        """);
+    GpuProfiles gpus = GpuProfiles.builtIn().withFile(profiles);
+    capacity = gpus.get("E2E").kvTokens();
     List<PodConfig> pods = new ArrayList<>();
     for (Pod p : Pod.values()) {
       pods.add(PodConfig.of(p.name().toLowerCase(), "E2E").withEngine(p.engine, p.options));
     }
-    fleet = Fleet.start(new FleetConfig(pods, 1L, null), GpuProfiles.builtIn().withFile(profiles));
+    fleet = Fleet.start(new FleetConfig(pods, 1L, null), gpus);
     fleet.urls().forEach(u -> addresses.add(u.substring("http://".length())));
     executor = Executors.newScheduledThreadPool(2);
     scraper =
@@ -178,7 +180,7 @@ class EnginesIT {
             Pod.TRITON)) {
       EndpointMetrics m = awaitLoad(p);
       // a data-parallel pod's two engines hold half the blocks each: their sum is the pod's
-      assertThat(m.kvCapacityTokens()).as(p + " capacity").isEqualTo((long) BLOCKS * BLOCK_SIZE);
+      assertThat(m.kvCapacityTokens()).as(p + " capacity").isEqualTo(capacity);
       assertThat(m.kvCacheUsage()).as(p + " usage").isEqualTo(usage);
     }
   }
