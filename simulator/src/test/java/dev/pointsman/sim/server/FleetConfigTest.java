@@ -79,8 +79,7 @@ class FleetConfigTest {
   void theWorldIsCleanUnlessTheFileSaysOtherwise() throws Exception {
     FleetConfig clean = FleetConfig.load(write("pods:\n  - {name: a, gpu: L4}\n"));
     FleetConfig noisy =
-        FleetConfig.load(
-            write("pods:\n  - {name: a, gpu: L4}\nworld: {restartsPerPodHour: 1}\n"));
+        FleetConfig.load(write("pods:\n  - {name: a, gpu: L4}\nworld: {restartsPerPodHour: 1}\n"));
 
     assertThat(clean.world()).isEqualTo(Imperfections.CLEAN);
     assertThat(noisy.world().restartsPerPodHour()).isEqualTo(1.0);
