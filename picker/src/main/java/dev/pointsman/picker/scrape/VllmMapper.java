@@ -9,11 +9,13 @@ import java.util.Set;
 
 /**
  * vLLM, V0 (0.7) and V1 (0.8 on). Request counts are summed over series (one per {@code model_name}
- * and per data-parallel {@code engine}); KV usage is the maximum; KV capacity is the sum over
- * engines of each one's {@code block_size × num_gpu_blocks}. The prefix-cache hit rate is the ratio
- * of the growth of two counters since this endpoint's previous scrape (0.10+ names, else 0.8's
- * {@code gpu_}-prefixed ones), else V0's hit-rate gauge, so an instance serves one endpoint. A
- * sleeping engine ({@code vllm:engine_sleep_state}) serves nothing: its mapping is not serving.
+ * and per data-parallel {@code engine}); KV capacity is the sum over engines of each one's {@code
+ * block_size × num_gpu_blocks}, and KV usage the pod's share of it in use: each engine's usage
+ * weighted by its capacity (the plain mean over engines when a capacity is unknown). The
+ * prefix-cache hit rate is the ratio of the growth of two counters since this endpoint's previous
+ * scrape (0.10+ names, else 0.8's {@code gpu_}-prefixed ones), else V0's hit-rate gauge, so an
+ * instance serves one endpoint. A sleeping engine ({@code vllm:engine_sleep_state}) serves nothing:
+ * its mapping is not serving.
  */
 final class VllmMapper implements MetricsMapper {
 
@@ -58,12 +60,10 @@ final class VllmMapper implements MetricsMapper {
     Set<Signal> missing = EnumSet.noneOf(Signal.class);
     int waiting = Gauges.count(Gauges.sum(samples, WAITING));
     int running = Gauges.count(Gauges.sum(samples, RUNNING));
-    double kv = Gauges.max(samples, KV_USAGE);
-    if (Double.isNaN(kv)) {
-      kv = Gauges.max(samples, KV_USAGE_DEPRECATED);
-    }
-    kv = Gauges.fraction(kv);
-    long capacity = capacity(samples);
+    Map<String, Long> capacities = capacities(samples);
+    long capacity = total(capacities);
+    String usageName = Gauges.present(samples, KV_USAGE) ? KV_USAGE : KV_USAGE_DEPRECATED;
+    double kv = Gauges.fraction(usage(perEngine(samples, usageName), capacities));
     double hitRate = hitRate(samples);
     Gauges.flag(missing, waiting, Signal.WAITING_REQUESTS);
     Gauges.flag(missing, running, Signal.RUNNING_REQUESTS);
@@ -113,30 +113,77 @@ final class VllmMapper implements MetricsMapper {
         || Gauges.present(samples, GPU_PREFIX_HIT_RATE);
   }
 
+  /** The engine of a V1 series ({@code engine} label), {@code ""} before V1. */
+  private static String engine(Sample s) {
+    String engine = s.label("engine");
+    return engine == null ? "" : engine;
+  }
+
+  /** Each engine's largest valid value of {@code name} (its series differ by model only). */
+  private static Map<String, Double> perEngine(List<Sample> samples, String name) {
+    Map<String, Double> byEngine = new HashMap<>();
+    for (Sample s : samples) {
+      if (s.name().equals(name) && Gauges.valid(s.value())) {
+        byEngine.merge(engine(s), s.value(), Math::max);
+      }
+    }
+    return byEngine;
+  }
+
   /**
-   * KV capacity in tokens, summed over data-parallel engines ({@code engine} label, absent before
-   * V1): each engine's newest {@code cache_config_info}. -1 when any engine's is unknown.
+   * The pod's KV usage: used tokens summed over engines over their capacity summed, i.e. each
+   * engine's usage weighted by its capacity; the plain mean when an engine's capacity is unknown
+   * (data-parallel engines of one pod are deployed alike). NaN when no engine reports usage.
    */
-  private static long capacity(List<Sample> samples) {
+  private static double usage(Map<String, Double> usageByEngine, Map<String, Long> capacities) {
+    if (usageByEngine.isEmpty()) {
+      return Double.NaN;
+    }
+    boolean weighted =
+        usageByEngine.keySet().stream().allMatch(e -> capacities.getOrDefault(e, -1L) > 0);
+    double used = 0;
+    double size = 0;
+    for (Map.Entry<String, Double> e : usageByEngine.entrySet()) {
+      double weight = weighted ? capacities.get(e.getKey()) : 1;
+      used += e.getValue() * weight;
+      size += weight;
+    }
+    return used / size;
+  }
+
+  /**
+   * KV capacity in tokens per data-parallel engine ({@code engine} label, absent before V1): each
+   * engine's newest {@code cache_config_info}; -1 for one whose labels give none.
+   */
+  private static Map<String, Long> capacities(List<Sample> samples) {
     Map<String, Sample> byEngine = new HashMap<>();
     for (Sample s : samples) {
       if (s.name().equals(CACHE_CONFIG) && Gauges.valid(s.value())) {
-        String engine = s.label("engine") == null ? "" : s.label("engine");
-        byEngine.merge(engine, s, (a, b) -> b.value() > a.value() ? b : a);
+        byEngine.merge(engine(s), s, (a, b) -> b.value() > a.value() ? b : a);
       }
     }
+    Map<String, Long> capacities = new HashMap<>();
+    byEngine.forEach(
+        (engine, config) -> {
+          long one =
+              Gauges.product(
+                  Gauges.labelNumber(config, "block_size"),
+                  Gauges.labelNumber(config, "num_gpu_blocks"));
+          capacities.put(engine, one);
+        });
+    return capacities;
+  }
+
+  /** The pod's capacity, summed over engines; -1 when none or any engine's is unknown. */
+  private static long total(Map<String, Long> capacities) {
     long total = 0;
-    for (Sample config : byEngine.values()) {
-      long one =
-          Gauges.product(
-              Gauges.labelNumber(config, "block_size"),
-              Gauges.labelNumber(config, "num_gpu_blocks"));
+    for (long one : capacities.values()) {
       if (one < 0 || total > Long.MAX_VALUE - one) {
         return -1;
       }
       total += one;
     }
-    return byEngine.isEmpty() ? -1 : total;
+    return capacities.isEmpty() ? -1 : total;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.pointsman.picker.scrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.pointsman.picker.scheduling.EndpointMetrics;
 import org.junit.jupiter.api.Test;
@@ -219,6 +220,31 @@ class EngineCapturesTest {
     Mapping pod = map(Engine.VLLM, two);
     assertThat(pod.metrics().kvCapacityTokens()).isEqualTo(2 * 16L * 9271);
     assertThat(pod.metrics().runningRequests()).isEqualTo(7);
+  }
+
+  @Test
+  void vllmDataParallelUsageIsTheShareOfThePodsCapacityInUse() {
+    // engine 0 as captured (16 × 9271 tokens) at 10%, engine 1 with a third of its blocks at 70%
+    String line =
+        Resources.capture("vllm-0.11.0-cache-config-info-line.prom")
+            .lines()
+            .filter(l -> l.startsWith("vllm:"))
+            .findFirst()
+            .orElseThrow();
+    String page =
+        line
+            + "\n"
+            + line.replace("engine=\"0\"", "engine=\"1\"")
+                .replace("num_gpu_blocks=\"9271\"", "num_gpu_blocks=\"3090\"")
+            + "\n"
+            + "vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"m\"} 0.1\n"
+            + "vllm:kv_cache_usage_perc{engine=\"1\",model_name=\"m\"} 0.7\n";
+
+    EndpointMetrics m = map(Engine.VLLM, page).metrics();
+
+    assertThat(m.kvCapacityTokens()).isEqualTo(16L * (9271 + 3090));
+    // used tokens over capacity: (0.1 × 9271 + 0.7 × 3090) / (9271 + 3090), not the 0.7 maximum
+    assertThat(m.kvCacheUsage()).isCloseTo((0.1 * 9271 + 0.7 * 3090) / 12361, within(1e-9));
   }
 
   @Test

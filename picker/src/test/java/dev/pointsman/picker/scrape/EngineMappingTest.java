@@ -60,12 +60,13 @@ class EngineMappingTest {
   }
 
   @Test
-  void vllmSumsCountsAndTakesMaxUsageAcrossSeriesWithDeprecatedUsageFallback() {
+  void vllmSumsCountsAndAveragesUsageOverEnginesWithoutCapacityWithDeprecatedUsageFallback() {
     EndpointMetrics m = map(Engine.VLLM, Resources.metrics("vllm-two-series.txt")).metrics();
 
     assertThat(m.waitingRequests()).isEqualTo(5);
     assertThat(m.runningRequests()).isEqualTo(7);
-    assertThat(m.kvCacheUsage()).isEqualTo(0.75);
+    // no cache_config_info: engines deployed alike weigh the same
+    assertThat(m.kvCacheUsage()).isEqualTo(0.5);
   }
 
   @Test

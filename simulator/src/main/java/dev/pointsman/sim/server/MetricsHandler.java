@@ -74,7 +74,7 @@ final class MetricsHandler {
     return switch (pod.config.engine()) {
       case "sglang" -> SglangMetrics.render(v);
       case "trtllm" -> TrtllmMetrics.prometheus(v);
-      case "triton-trtllm" -> TritonMetrics.render(v);
+      case "triton-tensorrt-llm" -> TritonMetrics.render(v);
       default -> VllmMetrics.render(v);
     };
   }

@@ -15,7 +15,7 @@ import java.util.List;
  * @param maxCpuLoras CPU adapter cache, default 16
  * @param adapters LoRA adapters available at start
  * @param engine the engine imitated (metric names, labels, paths): {@code vllm} (default), {@code
- *     sglang}, {@code trtllm} (trtllm-serve) or {@code triton-trtllm} (Triton's TensorRT-LLM
+ *     sglang}, {@code trtllm} (trtllm-serve) or {@code triton-tensorrt-llm} (Triton's TensorRT-LLM
  *     backend)
  * @param faults injected faults, default none
  * @param engineOptions how the engine is deployed (data/tensor parallelism, priorities, release)
@@ -37,7 +37,8 @@ public record PodConfig(
     String shape) {
 
   /** The engines the simulator imitates. */
-  public static final List<String> ENGINES = List.of("vllm", "sglang", "trtllm", "triton-trtllm");
+  public static final List<String> ENGINES =
+      List.of("vllm", "sglang", "trtllm", "triton-tensorrt-llm");
 
   /** Applies defaults and validates what does not need the profile list. */
   public PodConfig {

@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
           + " its URL at start.",
       "",
       "Fleet file keys: seed, gpuProfiles, and pods[] with name, gpu, model, host, port,"
-          + " maxLoras, maxCpuLoras, adapters, engine (vllm, sglang, trtllm, triton-trtllm),"
+          + " maxLoras, maxCpuLoras, adapters, engine (vllm, sglang, trtllm, triton-tensorrt-llm),"
           + " engineOptions, faults (see examples/fleet.yaml, docs/simulator.md for the engines and"
           + " docs/benchmarks.md for the GPU profiles)."
     },

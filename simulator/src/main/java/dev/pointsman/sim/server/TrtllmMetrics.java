@@ -55,6 +55,18 @@ final class TrtllmMetrics {
         c.generationTokens(),
         LABELS);
     t.gauge(p + "kv_cache_hit_rate", "KV cache hit rate", hitRate(c), LABELS);
+    // the collector's block-reuse counters; the simulator counts prefix tokens, so whole blocks
+    long reused = c.prefixHitTokens() / v.blockSize();
+    t.counter(
+        p + "kv_cache_reused_blocks_total",
+        "Cumulative number of reused KV cache blocks",
+        reused,
+        LABELS);
+    t.counter(
+        p + "kv_cache_missed_blocks_total",
+        "Cumulative number of missed KV cache blocks",
+        c.prefixQueryTokens() / v.blockSize() - reused,
+        LABELS);
     t.gauge(p + "kv_cache_utilization", "KV cache utilization", s.kvUsage(), LABELS);
     t.gauge(p + "num_requests_running", "Number of active requests", s.running(), LABELS);
     t.gauge(p + "num_requests_waiting", "Number of queued requests", s.waiting(), LABELS);

@@ -32,7 +32,7 @@ class EngineCapturesTest {
             withName(base, "trtllm").withEngine("trtllm"),
             withName(base, "trtllm-1.1")
                 .withEngine("trtllm", new EngineOptions(null, null, null, null, "1.1")),
-            withName(base, "triton").withEngine("triton-trtllm"));
+            withName(base, "triton").withEngine("triton-tensorrt-llm"));
     fleet = Fleet.start(new FleetConfig(pods, 1L, null), GpuProfiles.builtIn());
     for (int i = 0; i < 4; i++) {
       http(i).post("/v1/chat/completions", OpenAiApiTest.chat(MODEL, "hi", 2, false));

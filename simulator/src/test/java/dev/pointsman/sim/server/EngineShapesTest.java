@@ -173,7 +173,7 @@ class EngineShapesTest {
   }
 
   @Test
-  void trtllmCurrentReleaseWritesTheLoadAndCapacityGauges() {
+  void trtllmCurrentReleaseWritesTheLoadCapacityAndBlockReuseSeries() {
     String text = TrtllmMetrics.prometheus(view(EngineOptions.NONE));
 
     assertThat(series(text, "trtllm_num_requests_running").values()).containsExactly(10.0);
@@ -181,6 +181,9 @@ class EngineShapesTest {
     assertThat(series(text, "trtllm_kv_cache_utilization").values()).containsExactly(0.3);
     assertThat(series(text, "trtllm_kv_cache_tokens_per_block").values()).containsExactly(16.0);
     assertThat(series(text, "trtllm_kv_cache_max_blocks").values()).containsExactly(1000.0);
+    // 40 of 100 prefix tokens hit, in 16-token blocks: the counters the hit rate is read from
+    assertThat(series(text, "trtllm_kv_cache_reused_blocks_total").values()).containsExactly(2.0);
+    assertThat(series(text, "trtllm_kv_cache_missed_blocks_total").values()).containsExactly(4.0);
     String legacy =
         TrtllmMetrics.prometheus(view(new EngineOptions(null, null, null, null, "1.1")));
     assertThat(legacy)

@@ -47,7 +47,7 @@ class FleetConfigTest {
             engine: sglang
             engineOptions: {tensorParallel: 2, allSchedulerMetrics: true, priorities: [0, 10]}
           - {name: c, gpu: H100-80, engine: trtllm, engineOptions: {release: "1.1"}}
-          - {name: d, gpu: L4, engine: triton-trtllm}
+          - {name: d, gpu: L4, engine: triton-tensorrt-llm}
         """));
 
     assertThat(c.pods().get(0).engineOptions().dataParallel()).isEqualTo(2);
@@ -72,7 +72,7 @@ class FleetConfigTest {
 
     assertThatThrownBy(() -> FleetConfig.load(f))
         .hasMessageEndingWith(
-            "engine: tgi (expected one of [vllm, sglang, trtllm, triton-trtllm])");
+            "engine: tgi (expected one of [vllm, sglang, trtllm, triton-tensorrt-llm])");
   }
 
   @Test
