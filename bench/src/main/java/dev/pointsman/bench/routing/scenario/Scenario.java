@@ -34,6 +34,10 @@ import java.util.List;
  * @param slo service levels
  * @param quick the short version
  * @param variants variants run as scenarios of their own, or null
+ * @param contextTokens the served model's context length; a request whose prompt and answer exceed
+ *     it is cut and counted. Null: the model's own (131,072 for Llama-3.1), lowered to what the
+ *     smallest pod's KV cache holds, as vLLM requires ({@code ServedContext})
+ * @param trace a request trace replayed instead of {@code workload} and {@code arrival}, or null
  */
 public record Scenario(
     String name,
@@ -56,7 +60,9 @@ public record Scenario(
     Boolean cleanWorld,
     Slo slo,
     QuickSpec quick,
-    List<Variant> variants) {
+    List<Variant> variants,
+    Integer contextTokens,
+    TraceSpec trace) {
 
   public Scenario {
     if (name == null || !name.matches("[a-z0-9][a-z0-9.-]*")) {
@@ -69,9 +75,20 @@ public record Scenario(
     if (fleet.isEmpty()) {
       throw new IllegalArgumentException("fleet: [] (expected at least one pod group)");
     }
-    workload = List.copyOf(Check.required("workload", workload));
-    if (workload.isEmpty()) {
-      throw new IllegalArgumentException("workload: [] (expected at least one part)");
+    if (trace != null) {
+      if (workload != null && !workload.isEmpty()) {
+        throw new IllegalArgumentException(
+            "workload: " + workload.size() + " parts (expected none: the trace is the workload)");
+      }
+      workload = List.of();
+    } else {
+      workload = List.copyOf(Check.required("workload", workload));
+      if (workload.isEmpty()) {
+        throw new IllegalArgumentException("workload: [] (expected at least one part)");
+      }
+    }
+    if (contextTokens != null) {
+      Check.atLeast("contextTokens", contextTokens, 0, 256);
     }
     arrival = arrival == null ? ArrivalSpec.poisson() : arrival;
     loads = checkLoads("loads", Check.required("loads", loads));
@@ -151,7 +168,9 @@ public record Scenario(
                 cleanWorld || Boolean.TRUE.equals(v.cleanWorld()),
                 slo,
                 quick,
-                null));
+                null,
+                contextTokens,
+                trace));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("variants[" + i + "]." + e.getMessage(), e);
       }
@@ -183,7 +202,9 @@ public record Scenario(
         cleanWorld,
         slo,
         null,
-        variants);
+        variants,
+        contextTokens,
+        trace);
   }
 
   /**
@@ -213,7 +234,9 @@ public record Scenario(
         true,
         slo,
         quick,
-        variants);
+        variants,
+        contextTokens,
+        trace);
   }
 
   /** A copy with other seeds. */
@@ -239,7 +262,9 @@ public record Scenario(
         cleanWorld,
         slo,
         quick,
-        variants);
+        variants,
+        contextTokens,
+        trace);
   }
 
   /** This scenario as run at {@code load}: the headline load may run longer. */
@@ -268,7 +293,9 @@ public record Scenario(
         cleanWorld,
         slo,
         quick,
-        variants);
+        variants,
+        contextTokens,
+        trace);
   }
 
   /** The ladder load closest to {@link #headlineLoad}. */

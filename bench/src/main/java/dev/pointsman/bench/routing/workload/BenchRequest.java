@@ -6,10 +6,17 @@ import dev.pointsman.sim.engine.SimRequest;
  * One request of a stream: what the simulator runs, plus what the gateway would know.
  *
  * @param sim the engine's view (segments, output length, adapter)
- * @param kind the workload part it came from ({@code sharegpt}, {@code rag}, …)
+ * @param kind the workload part it came from ({@code sharegpt}, {@code rag}, {@code trace}, …)
  * @param sheddable whether its objective allows shedding
+ * @param cut whether its prompt or answer was cut to the model's context length ({@link
+ *     ContextLimit})
  */
-public record BenchRequest(SimRequest sim, String kind, boolean sheddable) {
+public record BenchRequest(SimRequest sim, String kind, boolean sheddable, boolean cut) {
+
+  /** A request that was not cut. */
+  public BenchRequest(SimRequest sim, String kind, boolean sheddable) {
+    this(sim, kind, sheddable, false);
+  }
 
   public long id() {
     return sim.id();
