@@ -50,11 +50,19 @@ class RoutingRelationsTest {
     }
   }
 
+  /**
+   * Not pointsman: since answers are no longer capped at 2,048 tokens minus the prompt (S5's RAG
+   * answers were all 4 tokens), the greedy oracle, which minimises each request's own TTFT and not
+   * the decode load it leaves behind, is no lower bound for pointsman's p99 on S5 (quick run: 203
+   * ms against the oracle's 366 ms). It still bounds the baselines.
+   */
   @Test
-  void oracleHasTheLowestP99TtftOnS5AtHalfLoad() {
+  void oracleHasALowerP99TtftThanTheBaselinesOnS5AtHalfLoad() {
     double oracle = p99(s5, "oracle", 0.5);
     for (String p : s5.policies()) {
-      assertThat(p99(s5, p, 0.5)).as(p).isGreaterThanOrEqualTo(oracle);
+      if (!p.equals("pointsman")) {
+        assertThat(p99(s5, p, 0.5)).as(p).isGreaterThanOrEqualTo(oracle);
+      }
     }
   }
 
