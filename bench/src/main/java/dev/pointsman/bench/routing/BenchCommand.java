@@ -3,12 +3,16 @@ package dev.pointsman.bench.routing;
 import dev.pointsman.bench.routing.policy.Policies;
 import dev.pointsman.bench.routing.report.ReportWriter;
 import dev.pointsman.bench.routing.run.BenchRunner;
+import dev.pointsman.bench.routing.run.Fleets;
 import dev.pointsman.bench.routing.run.Progress;
 import dev.pointsman.bench.routing.run.ScenarioResult;
+import dev.pointsman.bench.routing.scenario.FleetFile;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.scenario.Scenarios;
+import dev.pointsman.bench.routing.scenario.TraceScenarios;
 import dev.pointsman.bench.routing.suite.Suite;
 import dev.pointsman.bench.routing.suite.Suites;
+import dev.pointsman.bench.routing.trace.TraceFiles;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -35,14 +39,19 @@ import picocli.CommandLine.Option;
           + " production scheduler against a simulated fleet in virtual time, and writes tables,"
           + " charts and raw results to --out.",
       "",
-      "Scenario files and their keys, the shipped scenarios s1..s5 and how to read the results:"
-          + " docs/benchmarks.md."
+      "With --trace it replays a request trace (Mooncake JSONL or Azure CSV) on a fleet: arrivals"
+          + " from its timestamps, rescaled to each load of the ladder, and lengths and prefix"
+          + " sharing from its columns. --traces runs the shipped trace scenarios t1..t5.",
+      "",
+      "Scenario files and their keys, the shipped scenarios s1..s5 and t1..t5, the trace and fleet"
+          + " formats and how to read the results: docs/benchmarks.md."
     },
     footerHeading = "%nExample:%n",
     footer = {
       "  ./pointsman bench --scenario s1 --quick",
       "  ./pointsman bench --suite replicas --quick",
-      "  ./pointsman bench --suite mismatch --quick"
+      "  ./pointsman bench --suite mismatch --quick",
+      "  ./pointsman bench --trace my-trace.jsonl --fleet examples/bench-fleet.yaml --quick"
     })
 public final class BenchCommand implements Callable<Integer> {
 
@@ -50,7 +59,7 @@ public final class BenchCommand implements Callable<Integer> {
       names = "--scenario",
       arity = "1..*",
       paramLabel = "FILE",
-      description = "Scenario YAML files, or shipped names s1..s5.")
+      description = "Scenario YAML files, or shipped names s1..s5 and t1..t5.")
   List<String> scenarios;
 
   @Option(
@@ -60,6 +69,30 @@ public final class BenchCommand implements Callable<Integer> {
           "Runs a suite instead of --scenario, and writes its side-by-side summary: ${COMPLETION-CANDIDATES}.",
       completionCandidates = SuiteNames.class)
   String suite;
+
+  @Option(
+      names = "--trace",
+      paramLabel = "FILE",
+      description =
+          "Replays a request trace: Mooncake JSONL (timestamp, input_length, output_length,"
+              + " hash_ids) or Azure CSV (TIMESTAMP, ContextTokens, GeneratedTokens), plain or"
+              + " gzip, format detected from the name or first line.")
+  String trace;
+
+  @Option(
+      names = "--fleet",
+      paramLabel = "FILE",
+      description =
+          "The fleet for --trace (YAML: 'pools:' of gpu and count, optional model and"
+              + " contextTokens; default: 2×H100-80 + 2×A100-80 + 4×L4).")
+  Path fleet;
+
+  @Option(
+      names = "--traces",
+      description =
+          "Runs the shipped trace scenarios t1..t5 (skipping, with the reason, any whose"
+              + " simulator profiles this build lacks).")
+  boolean traces;
 
   @Option(
       names = "--out",
@@ -120,18 +153,10 @@ public final class BenchCommand implements Callable<Integer> {
     List<Scenario> instances = new ArrayList<>();
     Suite chosen = null;
     try {
-      if ((suite == null) == (scenarios == null || scenarios.isEmpty())) {
-        throw new IllegalArgumentException("give either --scenario or --suite");
-      }
-      List<Scenario> bases = new ArrayList<>();
       if (suite != null) {
         chosen = Suites.get(suite);
-        bases.addAll(chosen.scenarios());
-      } else {
-        for (String s : scenarios) {
-          bases.add(Scenarios.load(s));
-        }
       }
+      List<Scenario> bases = selected(err, chosen);
       List<String> defaults = chosen != null ? chosen.policies() : Policies.ALL;
       names = new ArrayList<>(policies == null ? defaults : Policies.validate(policies));
       if (policyFiles != null) {
@@ -154,6 +179,15 @@ public final class BenchCommand implements Callable<Integer> {
           scenario = scenario.inCleanWorld();
         }
         instances.addAll(scenario.instances());
+      }
+      for (Scenario s : instances) {
+        Fleets.configs(s);
+        if (s.trace() != null) {
+          TraceFiles.load(s.trace());
+        }
+      }
+      if (instances.isEmpty()) {
+        throw new IllegalArgumentException("no scenario to run");
       }
     } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
       err.println("bench: " + e.getMessage());
@@ -181,6 +215,46 @@ public final class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** The scenarios that --scenario, --suite, --trace or --traces name (exactly one of them). */
+  private List<Scenario> selected(PrintWriter err, Suite chosen) {
+    int given =
+        (scenarios != null && !scenarios.isEmpty() ? 1 : 0)
+            + (chosen != null ? 1 : 0)
+            + (trace != null ? 1 : 0)
+            + (traces ? 1 : 0);
+    if (given != 1) {
+      throw new IllegalArgumentException(
+          given + " of --scenario, --suite, --trace and --traces given (expected exactly one)");
+    }
+    if (chosen != null) {
+      return chosen.scenarios();
+    }
+    if (fleet != null && trace == null) {
+      throw new IllegalArgumentException("--fleet: applies to --trace only");
+    }
+    if (trace != null) {
+      return List.of(
+          TraceScenarios.of(trace, fleet == null ? FleetFile.DEFAULT : FleetFile.read(fleet)));
+    }
+    List<Scenario> out = new ArrayList<>();
+    if (!traces) {
+      scenarios.forEach(name -> out.add(Scenarios.load(name)));
+      return out;
+    }
+    for (String name : Scenarios.TRACES) {
+      // a shipped scenario may need simulator profiles this build lacks (t5: the 70B shape)
+      try {
+        Scenario s = Scenarios.load(name);
+        Fleets.configs(s);
+        out.add(s);
+      } catch (IllegalArgumentException e) {
+        String why = e.getMessage();
+        err.println("bench: skipping " + (why.startsWith(name) ? why : name + ": " + why));
+      }
+    }
+    return out;
+  }
+
   /** Runs expanded scenarios (for tests and tools). */
   public static List<ScenarioResult> run(
       List<Scenario> instances, List<String> policies, boolean quick, int threads, Progress p) {
@@ -193,11 +267,19 @@ public final class BenchCommand implements Callable<Integer> {
     StringBuilder sb = new StringBuilder("pointsman bench");
     if (suite != null) {
       sb.append(" --suite ").append(suite);
-    } else {
+    }
+    if (scenarios != null) {
       sb.append(" --scenario");
-      for (String s : scenarios) {
-        sb.append(' ').append(s);
-      }
+      scenarios.forEach(s -> sb.append(' ').append(s));
+    }
+    if (trace != null) {
+      sb.append(" --trace ").append(trace);
+    }
+    if (fleet != null) {
+      sb.append(" --fleet ").append(fleet);
+    }
+    if (traces) {
+      sb.append(" --traces");
     }
     sb.append(" --out ").append(out);
     if (quick) {

@@ -5,7 +5,9 @@ import java.util.random.RandomGenerator;
 /**
  * Synthetic ShareGPT-like request lengths (means ≈230 input / ≈200 output tokens): input ~
  * LogNormal(4.9, 1.0) clipped to [4, 1024]; output ~ LogNormal(4.9, 0.9) clipped to [4, 2048 −
- * input]. Not thread-safe (it uses the given generator).
+ * input]. Not thread-safe (it uses the given generator). A caller that serves a model with another
+ * context length (the routing benchmark) draws {@link #unlimitedOutput()} and applies its own
+ * limit.
  */
 public final class ShareGptLengths {
   private final RandomGenerator random;
@@ -22,7 +24,15 @@ public final class ShareGptLengths {
 
   /** An output length for a prompt of {@code input} tokens. */
   public int output(int input) {
-    return clip(logNormal(4.9, 0.9), 4, Math.max(4, 2048 - input));
+    return Math.min(unlimitedOutput(), Math.max(4, 2048 - input));
+  }
+
+  /**
+   * An output length before any context limit: LogNormal(4.9, 0.9), at least 4. The same draw as
+   * {@link #output(int)}, which caps it at {@code 2048 − input}.
+   */
+  public int unlimitedOutput() {
+    return clip(logNormal(4.9, 0.9), 4, Integer.MAX_VALUE);
   }
 
   private double logNormal(double mu, double sigma) {

@@ -48,8 +48,13 @@ public final class Markdown {
         .forEach((k, v) -> sb.append(k).append(' ').append(fmt(v, 2)).append(", "));
     sb.setLength(sb.length() - 2);
     sb.append(")\n");
-    sb.append("- Workload: ").append(workload(s)).append("\n");
-    sb.append("- Arrivals: ").append(s.arrival().describe()).append("\n");
+    if (s.trace() == null) {
+      sb.append("- Workload: ").append(workload(s)).append("\n");
+      sb.append("- Arrivals: ").append(s.arrival().describe()).append("\n");
+    } else {
+      sb.append("- Workload: ").append(WorkloadNotes.trace(r)).append("\n");
+    }
+    sb.append("- Context: ").append(WorkloadNotes.context(r)).append("\n");
     sb.append(
         String.format(
             Locale.ROOT,

@@ -32,6 +32,7 @@ final class Measurements {
     int completed = 0;
     int failed = 0;
     int shed = 0;
+    int cut = 0;
     int good = 0;
     long promptTokens = 0;
     long cachedTokens = 0;
@@ -45,6 +46,7 @@ final class Measurements {
       if (r.arrivalMs() < warmupMs) {
         continue;
       }
+      cut += r.cut() ? 1 : 0;
       Route.Outcome o = run.outcome(i);
       if (o == Route.Outcome.SHED) {
         shed++;
@@ -105,6 +107,7 @@ final class Measurements {
         completed,
         failed,
         shed,
+        cut,
         RunResult.Ttft.of(sortedTtft),
         RunResult.Tail.of(Stats.sorted(tpot, np)),
         RunResult.Tail.of(Stats.sorted(e2e, ne)),

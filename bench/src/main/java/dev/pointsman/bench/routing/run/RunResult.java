@@ -15,6 +15,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * @param failed measured requests that could not be served or had no first token by the end of the
  *     drain time
  * @param shed measured requests the policy shed (a goodput miss)
+ * @param cut measured requests whose prompt or answer was cut to the served context length (the
+ *     same requests for every policy)
  * @param ttftMs time to first token, ms (timed-out requests count with their waiting time)
  * @param tpotMs time per output token after the first, ms
  * @param e2eMs arrival to last token, ms
@@ -39,6 +41,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "completed",
   "failed",
   "shed",
+  "cut",
   "ttftMs",
   "tpotMs",
   "e2eMs",
@@ -61,6 +64,7 @@ public record RunResult(
     int completed,
     int failed,
     int shed,
+    int cut,
     Ttft ttftMs,
     Tail tpotMs,
     Tail e2eMs,
@@ -74,6 +78,11 @@ public record RunResult(
     Double tpotPredictorMape,
     int[] perPodRequests,
     @JsonIgnore double[] ttftSamples) {
+
+  /** Measured requests: arrived after the warm-up. */
+  public int measured() {
+    return completed + failed + shed;
+  }
 
   /** TTFT summary. */
   @JsonPropertyOrder({"mean", "p50", "p90", "p99"})

@@ -36,6 +36,10 @@ import java.util.List;
  * @param variants variants run as scenarios of their own, or null
  * @param production how the gateway is deployed and what clients send (picker replicas, streamed
  *     share, prompt text)
+ * @param contextTokens the served model's context length; a request whose prompt and answer exceed
+ *     it is cut and counted. Null: the model's own (131,072 for Llama-3.1), lowered to what the
+ *     smallest pod's KV cache holds, as vLLM requires ({@code ServedContext})
+ * @param trace a request trace replayed instead of {@code workload} and {@code arrival}, or null
  */
 public record Scenario(
     String name,
@@ -59,7 +63,9 @@ public record Scenario(
     Slo slo,
     QuickSpec quick,
     List<Variant> variants,
-    ProductionSpec production) {
+    ProductionSpec production,
+    Integer contextTokens,
+    TraceSpec trace) {
 
   public Scenario {
     if (name == null || !name.matches("[a-z0-9][a-z0-9.-]*")) {
@@ -72,9 +78,20 @@ public record Scenario(
     if (fleet.isEmpty()) {
       throw new IllegalArgumentException("fleet: [] (expected at least one pod group)");
     }
-    workload = List.copyOf(Check.required("workload", workload));
-    if (workload.isEmpty()) {
-      throw new IllegalArgumentException("workload: [] (expected at least one part)");
+    if (trace != null) {
+      if (workload != null && !workload.isEmpty()) {
+        throw new IllegalArgumentException(
+            "workload: " + workload.size() + " parts (expected none: the trace is the workload)");
+      }
+      workload = List.of();
+    } else {
+      workload = List.copyOf(Check.required("workload", workload));
+      if (workload.isEmpty()) {
+        throw new IllegalArgumentException("workload: [] (expected at least one part)");
+      }
+    }
+    if (contextTokens != null) {
+      Check.atLeast("contextTokens", contextTokens, 0, 256);
     }
     arrival = arrival == null ? ArrivalSpec.poisson() : arrival;
     loads = checkLoads("loads", Check.required("loads", loads));
@@ -156,7 +173,9 @@ public record Scenario(
                 slo,
                 quick,
                 null,
-                production));
+                production,
+                contextTokens,
+                trace));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("variants[" + i + "]." + e.getMessage(), e);
       }
@@ -189,7 +208,9 @@ public record Scenario(
         slo,
         null,
         variants,
-        production);
+        production,
+        contextTokens,
+        trace);
   }
 
   /**
@@ -220,7 +241,9 @@ public record Scenario(
         slo,
         quick,
         variants,
-        production);
+        production,
+        contextTokens,
+        trace);
   }
 
   /** A copy with other seeds. */
@@ -270,7 +293,9 @@ public record Scenario(
         slo,
         quick,
         variants,
-        newProduction);
+        newProduction,
+        contextTokens,
+        trace);
   }
 
   /** The ladder load closest to {@link #headlineLoad}. */

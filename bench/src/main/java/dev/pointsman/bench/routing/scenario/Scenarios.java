@@ -20,6 +20,15 @@ public final class Scenarios {
   public static final List<String> SHIPPED =
       List.of("s1-heterogeneous", "s2-bursty", "s3-shared-prefix", "s4-multi-lora", "s5-mixed");
 
+  /** The shipped trace-replay scenarios ({@code bench/scenarios/traces/}), in order. */
+  public static final List<String> TRACES =
+      List.of(
+          "t1-mooncake-heterogeneous",
+          "t2-mooncake-homogeneous",
+          "t3-azure-heterogeneous",
+          "t4-azure-homogeneous",
+          "t5-azure-70b");
+
   private static final String RESOURCE_DIR = "/dev/pointsman/bench/scenarios/";
 
   private Scenarios() {}
@@ -35,9 +44,11 @@ public final class Scenarios {
       }
     }
     String shipped = shippedName(nameOrPath);
-    try (InputStream in = Scenarios.class.getResourceAsStream(RESOURCE_DIR + shipped + ".yaml")) {
+    String resource =
+        RESOURCE_DIR + (TRACES.contains(shipped) ? "traces/" : "") + shipped + ".yaml";
+    try (InputStream in = Scenarios.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException("missing resource " + RESOURCE_DIR + shipped + ".yaml");
+        throw new IllegalStateException("missing resource " + resource);
       }
       return YamlFiles.read(in, Scenario.class, shipped + ".yaml");
     } catch (IOException e) {
@@ -56,12 +67,20 @@ public final class Scenarios {
     if (n.endsWith(".yaml")) {
       n = n.substring(0, n.length() - 5);
     }
-    for (String s : SHIPPED) {
-      if (s.equals(n) || s.startsWith(n + "-")) {
-        return s;
+    for (List<String> list : List.of(SHIPPED, TRACES)) {
+      for (String s : list) {
+        if (s.equals(n) || s.startsWith(n + "-")) {
+          return s;
+        }
       }
     }
     throw new IllegalArgumentException(
-        "--scenario: '" + name + "' (expected a YAML file or one of s1..s5 " + SHIPPED + ")");
+        "--scenario: '"
+            + name
+            + "' (expected a YAML file, one of s1..s5 "
+            + SHIPPED
+            + " or one of t1..t5 "
+            + TRACES
+            + ")");
   }
 }

@@ -6,15 +6,18 @@ import dev.pointsman.sim.engine.SimRequest;
  * One request of a stream: what the simulator runs, plus what the client sends the gateway.
  *
  * @param sim the engine's view (segments, output length, adapter)
- * @param kind the workload part it came from ({@code sharegpt}, {@code rag}, …)
+ * @param kind the workload part it came from ({@code sharegpt}, {@code rag}, {@code trace}, …)
  * @param sheddable whether its objective allows shedding
  * @param streamed whether the client asks for a streamed response ({@code "stream": true})
+ * @param cut whether its prompt or answer was cut to the model's context length ({@link
+ *     ContextLimit})
  */
-public record BenchRequest(SimRequest sim, String kind, boolean sheddable, boolean streamed) {
+public record BenchRequest(
+    SimRequest sim, String kind, boolean sheddable, boolean streamed, boolean cut) {
 
-  /** A streamed request. */
+  /** A streamed request that was not cut. */
   public BenchRequest(SimRequest sim, String kind, boolean sheddable) {
-    this(sim, kind, sheddable, true);
+    this(sim, kind, sheddable, true, false);
   }
 
   public long id() {

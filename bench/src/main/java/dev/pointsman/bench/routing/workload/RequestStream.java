@@ -30,6 +30,9 @@ public final class RequestStream {
   /** At most {@code maxRequests} requests arriving in [0, durationMs). */
   public static List<BenchRequest> generate(
       Scenario scenario, double ratePerSecond, double durationMs, long seed, int maxRequests) {
+    if (scenario.trace() != null) {
+      return TraceStream.generate(scenario, ratePerSecond, durationMs, seed, maxRequests);
+    }
     SplittableRandom root = new SplittableRandom(seed);
     Arrivals arrivals = new Arrivals(scenario.arrival(), ratePerSecond, root.split());
     SplittableRandom mixRandom = root.split();
@@ -51,6 +54,7 @@ public final class RequestStream {
     LoraMix lora = scenario.lora();
     Sampler adapters = lora == null ? null : new Sampler(lora.adapterWeights());
     ContentIds ids = new ContentIds();
+    ContextLimit limit = ServedContext.limit(scenario);
     List<BenchRequest> out = new ArrayList<>();
     for (long id = 0; ; id++) {
       double t = arrivals.next();
@@ -61,6 +65,7 @@ public final class RequestStream {
       WorkloadPart part = parts.get(p);
       List<Segment> prompt;
       int output;
+      boolean cut = false;
       SplittableRandom adapterRandom = loraRandom;
       long outputContent = ids.fresh();
       switch (part.kind()) {
@@ -73,9 +78,10 @@ public final class RequestStream {
           output = part.outputTokens();
         }
         case "multi-turn" -> {
-          Sessions.Turn turn = sessions.get(p).next(t, contentRandom, lengths, ids);
+          Sessions.Turn turn = sessions.get(p).next(t, contentRandom, lengths, ids, limit);
           prompt = turn.prompt();
           output = turn.outputTokens();
+          cut = turn.cut();
           outputContent = turn.outputContent();
           adapterRandom = new SplittableRandom(turn.sessionSeed());
         }
@@ -88,13 +94,19 @@ public final class RequestStream {
           segs.add(new Segment(ContentIds.shared(NS_DOCUMENT, p, d), part.documentTokens()));
           segs.add(new Segment(ids.fresh(), part.questionTokens()));
           prompt = segs;
-          output = lengths.output(part.systemTokens() + part.documentTokens());
+          output = lengths.unlimitedOutput();
         }
         default -> {
           int in = lengths.input();
           prompt = List.of(new Segment(ids.fresh(), in));
-          output = lengths.output(in);
+          output = lengths.unlimitedOutput();
         }
+      }
+      if (!cut) {
+        ContextLimit.Fit fit = limit.fit(prompt, output);
+        prompt = fit.prompt();
+        output = fit.outputTokens();
+        cut = fit.cut();
       }
       String adapter = "";
       if (adapters != null && adapterRandom.nextDouble() < lora.fraction()) {
@@ -104,7 +116,7 @@ public final class RequestStream {
       SimRequest sim = new SimRequest(id, t, prompt, output, adapter, outputContent);
       // drawn for every request, so that the share does not reshuffle anything else
       boolean stream = streamRandom.nextDouble() < streamed;
-      out.add(new BenchRequest(sim, part.kind(), sheddable, stream));
+      out.add(new BenchRequest(sim, part.kind(), sheddable, stream, cut));
     }
     return out;
   }

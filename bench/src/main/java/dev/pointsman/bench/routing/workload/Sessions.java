@@ -26,7 +26,12 @@ final class Sessions {
   }
 
   /** The next turn arriving at {@code nowMs}: segments, output tokens and output content id. */
-  Turn next(double nowMs, RandomGenerator random, ShareGptLengths lengths, ContentIds ids) {
+  Turn next(
+      double nowMs,
+      RandomGenerator random,
+      ShareGptLengths lengths,
+      ContentIds ids,
+      ContextLimit limit) {
     Session s = ready.peek();
     if (s != null && s.readyMs <= nowMs) {
       ready.poll();
@@ -38,15 +43,19 @@ final class Sessions {
       }
     }
     int question = lengths.input();
-    int output = lengths.output(s.tokens + question);
-    List<Segment> prompt = new ArrayList<>(s.context);
-    prompt.add(new Segment(ids.fresh(), question));
+    List<Segment> asked = new ArrayList<>(s.context);
+    asked.add(new Segment(ids.fresh(), question));
+    ContextLimit.Fit fit = limit.fit(asked, lengths.unlimitedOutput());
+    List<Segment> prompt = fit.prompt();
+    int output = fit.outputTokens();
     long outputContent = ids.fresh();
-    s.tokens += question;
-    Turn turn = new Turn(List.copyOf(prompt), output, outputContent, s.seed);
+    Turn turn = new Turn(prompt, output, outputContent, s.seed, fit.cut());
     s.context = new ArrayList<>(prompt);
     s.context.add(new Segment(outputContent, output));
-    s.tokens += output;
+    s.tokens = 0;
+    for (Segment seg : s.context) {
+      s.tokens += seg.length();
+    }
     s.turnsLeft--;
     double think = -Math.log(1.0 - random.nextDouble()) * part.thinkSeconds() * 1000;
     s.readyMs = nowMs + think;
@@ -56,8 +65,12 @@ final class Sessions {
     return turn;
   }
 
-  /** One turn; {@code sessionSeed} keeps per-session choices (the adapter) stable. */
-  record Turn(List<Segment> prompt, int outputTokens, long outputContent, long sessionSeed) {}
+  /**
+   * One turn; {@code sessionSeed} keeps per-session choices (the adapter) stable; {@code cut} says
+   * the turn was cut to the model's context length.
+   */
+  record Turn(
+      List<Segment> prompt, int outputTokens, long outputContent, long sessionSeed, boolean cut) {}
 
   private static final class Session {
     List<Segment> context = new ArrayList<>();

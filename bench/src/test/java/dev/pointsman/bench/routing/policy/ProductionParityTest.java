@@ -164,14 +164,15 @@ class ProductionParityTest {
         new SchedulerPolicy("pointsman", recording(recorder), view, new SplittableRandom(1));
     SimRequest sim = RequestStream.generate(scenario, 20, 30_000, 3, 1).getFirst().sim();
     // the same prompt with another answer length and workload kind
-    BenchRequest a = new BenchRequest(sim, "sharegpt", false, true);
+    BenchRequest a = new BenchRequest(sim, "sharegpt", false, true, false);
     BenchRequest b =
         new BenchRequest(
             new SimRequest(
                 sim.id(), sim.arrivalMs(), sim.prompt(), sim.outputTokens() * 7, "", 123),
             "rag",
             false,
-            true);
+            true,
+            false);
     policy.route(a);
     policy.route(b);
     assertThat(recorder.seen.get(1)).isEqualTo(recorder.seen.get(0));

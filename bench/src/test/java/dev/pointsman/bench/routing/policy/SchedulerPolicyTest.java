@@ -43,7 +43,8 @@ class SchedulerPolicyTest {
         new SimRequest(id, 0, List.of(new Segment(id, 800)), 100, "", 1L << 50 | id),
         "sharegpt",
         false,
-        streamed);
+        streamed,
+        false);
   }
 
   private long observations() {

@@ -15,7 +15,11 @@ class ClientRequestsTest {
 
   private static BenchRequest request(long id, boolean streamed, String adapter, Segment... s) {
     return new BenchRequest(
-        new SimRequest(id, 0, List.of(s), 10, adapter, 1L << 50), "sharegpt", false, streamed);
+        new SimRequest(id, 0, List.of(s), 10, adapter, 1L << 50),
+        "sharegpt",
+        false,
+        streamed,
+        false);
   }
 
   private static int estimate(TextMix mix, int tokens) {

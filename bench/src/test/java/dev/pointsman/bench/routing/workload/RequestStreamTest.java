@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.scenario.Scenarios;
 import dev.pointsman.sim.engine.Segment;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,5 +62,21 @@ class RequestStreamTest {
       }
     }
     assertThat(found).isTrue();
+  }
+
+  @Test
+  void longPromptsKeepTheirAnswersUnderTheModelsContextLength() {
+    // S5's RAG prompts are 2,180 tokens: under a 2,048-token cap every answer was 4 tokens.
+    List<Integer> answers = new ArrayList<>();
+    for (BenchRequest r : RequestStream.generate(s5, 50, 300_000, 3)) {
+      if (r.kind().equals("rag")) {
+        answers.add(r.sim().outputTokens());
+        assertThat(r.sim().promptTokens() + r.sim().outputTokens())
+            .isLessThanOrEqualTo(ServedContext.tokens(s5));
+      }
+    }
+    Collections.sort(answers);
+    assertThat(answers).hasSizeGreaterThan(100);
+    assertThat(answers.get(answers.size() / 2)).isGreaterThan(50);
   }
 }
