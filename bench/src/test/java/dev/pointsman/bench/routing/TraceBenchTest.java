@@ -123,7 +123,7 @@ class TraceBenchTest {
 
     StringWriter both = new StringWriter();
     assertThat(run(both, "--scenario", "s1", "--trace", bad.toString())).isEqualTo(2);
-    assertThat(both.toString()).contains("2 of --scenario, --trace and --traces given");
+    assertThat(both.toString()).contains("2 of --scenario, --suite, --trace and --traces given");
 
     StringWriter fleetOnly = new StringWriter();
     assertThat(run(fleetOnly, "--scenario", "s1", "--fleet", fleet.toString())).isEqualTo(2);
