@@ -104,25 +104,15 @@ public final class Gateway implements RoutingPolicy {
     }
   }
 
-  /**
-   * The request ended. A non-streamed one that produced tokens sends its only bytes now; one that
-   * failed before any token has no first byte.
-   */
+  /** The request ended. A non-streamed one sends its only bytes now. */
   @Override
   public void onFinish(BenchRequest request, int pod) {
-    onFinish(request, pod, true);
-  }
-
-  /**
-   * The request ended, having produced tokens ({@code answered}) or not (refused, adapter missing).
-   */
-  public void onFinish(BenchRequest request, int pod, boolean answered) {
     Integer stream = streamOf.remove(request.id());
     if (stream == null) {
       return;
     }
     RoutingPolicy replica = replicas.get(envoys.picker(stream));
-    if (answered && !request.streamed()) {
+    if (!request.streamed()) {
       replica.onFirstToken(request, pod);
     }
     replica.onFinish(request, pod);
@@ -130,8 +120,8 @@ public final class Gateway implements RoutingPolicy {
   }
 
   /**
-   * The request failed on {@code pod}: a restart lost it, or the pod refused it. Only the replica
-   * that routed it hears of it, as it alone holds the stream.
+   * The request failed on {@code pod} before or while answering: a restart lost it, or the pod
+   * refused it. Only the replica that routed it hears of it, as it alone holds the stream.
    */
   @Override
   public void onFailed(BenchRequest request, int pod) {

@@ -156,46 +156,37 @@ final class SchedulerPolicy implements RoutingPolicy {
    */
   @Override
   public void onFailed(BenchRequest request, int pod) {
-    RouteOutcome.Routed p = routed.remove(request.id());
-    Double first = firstByteMs.remove(request.id());
-    if (p == null) {
-      return;
-    }
-    long total = sinceArrival(request);
-    if (first == null) {
-      router.firstByte(p, 503, p.address(), total);
-    }
-    long ttft = first == null ? total : (long) ((first - request.arrivalMs()) * NS_PER_MS);
-    router.completed(
-        p,
-        new Completion(
-            first == null ? 503 : 200, ttft, total, Usage.NONE, p.address(), Completion.End.ERROR));
+    end(request, true);
   }
 
-  /**
-   * The stream ends, with the answer's {@code usage}; a request that sent no byte failed (the
-   * adapter was not there, or the pod refused it).
-   */
+  /** The stream ends, with the answer's {@code usage}. */
   @Override
   public void onFinish(BenchRequest request, int pod) {
+    end(request, false);
+  }
+
+  private void end(BenchRequest request, boolean failed) {
     RouteOutcome.Routed p = routed.remove(request.id());
     Double first = firstByteMs.remove(request.id());
     if (p == null) {
       return;
     }
+    Completion.End end = failed ? Completion.End.ERROR : Completion.End.COMPLETED;
     long total = sinceArrival(request);
     if (first == null) {
       router.firstByte(p, 503, p.address(), total);
-      router.completed(
-          p, new Completion(503, total, total, Usage.NONE, p.address(), Completion.End.COMPLETED));
+      router.completed(p, new Completion(503, total, total, Usage.NONE, p.address(), end));
       return;
     }
     long ttft = (long) ((first - request.arrivalMs()) * NS_PER_MS);
     Usage usage =
-        new Usage(
-            request.sim().promptTokens(), request.sim().outputTokens(), Usage.NONE.cachedTokens());
-    router.completed(
-        p, new Completion(200, ttft, total, usage, p.address(), Completion.End.COMPLETED));
+        failed
+            ? Usage.NONE
+            : new Usage(
+                request.sim().promptTokens(),
+                request.sim().outputTokens(),
+                Usage.NONE.cachedTokens());
+    router.completed(p, new Completion(200, ttft, total, usage, p.address(), end));
   }
 
   private long sinceArrival(BenchRequest request) {

@@ -91,7 +91,7 @@ class SchedulerPolicyTest {
   void aRequestThatFailedBeforeAnyTokenTeachesNothingAndIsReleased() {
     BenchRequest r = request(3, true);
     gateway.route(r);
-    gateway.onFinish(r, 0, false);
+    gateway.onFailed(r, 0);
     assertThat(observations()).isZero();
     assertThat(load().liveRequests()).isZero();
     assertThat(load().prefillRequests()).isZero();
