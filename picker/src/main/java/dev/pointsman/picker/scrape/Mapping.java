@@ -29,6 +29,38 @@ public record Mapping(
   }
 
   /**
+   * A serving endpoint's mapping for an engine that reports no adapters (SGLang, TensorRT-LLM):
+   * waiting, running, KV use and capacity are flagged in {@code missing} when absent; the caller
+   * has flagged the prefix-cache signal its own way.
+   */
+  static Mapping withoutAdapters(
+      List<Sample> samples,
+      int waiting,
+      int running,
+      double kv,
+      long capacity,
+      double hitRate,
+      long scrapedAtNanos,
+      Set<Signal> missing) {
+    Gauges.flag(missing, waiting, Signal.WAITING_REQUESTS);
+    Gauges.flag(missing, running, Signal.RUNNING_REQUESTS);
+    Gauges.flag(missing, kv, Signal.KV_CACHE_USAGE);
+    Gauges.flag(missing, capacity, Signal.KV_CAPACITY);
+    EndpointMetrics metrics =
+        new EndpointMetrics(
+            Math.max(0, waiting),
+            Math.max(0, running),
+            kv,
+            capacity,
+            Set.of(),
+            Set.of(),
+            -1,
+            hitRate,
+            scrapedAtNanos);
+    return of(samples, metrics, missing);
+  }
+
+  /**
    * Whether the exposition is unusable: it holds no series the engine exports — an empty body, a
    * page that is not an exposition, or the wrong engine configured. A recognised page lacking every
    * load signal (trtllm-serve 1.1 exports only latency histograms) is usable: its endpoint is

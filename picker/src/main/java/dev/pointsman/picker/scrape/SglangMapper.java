@@ -1,6 +1,5 @@
 package dev.pointsman.picker.scrape;
 
-import dev.pointsman.picker.scheduling.EndpointMetrics;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -39,23 +38,9 @@ final class SglangMapper implements MetricsMapper {
     double kv = Gauges.fraction(Gauges.max(samples, TOKEN_USAGE));
     double hitRate = Gauges.fraction(Gauges.mean(Series.distinct(samples, HIT_RATE), HIT_RATE));
     long capacity = capacity(samples);
-    Gauges.flag(missing, waiting, Signal.WAITING_REQUESTS);
-    Gauges.flag(missing, running, Signal.RUNNING_REQUESTS);
-    Gauges.flag(missing, kv, Signal.KV_CACHE_USAGE);
-    Gauges.flag(missing, capacity, Signal.KV_CAPACITY);
     Gauges.flag(missing, hitRate, Signal.PREFIX_CACHE);
-    EndpointMetrics metrics =
-        new EndpointMetrics(
-            Math.max(0, waiting),
-            Math.max(0, running),
-            kv,
-            capacity,
-            Set.of(),
-            Set.of(),
-            -1,
-            hitRate,
-            scrapedAtNanos);
-    return Mapping.of(samples, metrics, missing);
+    return Mapping.withoutAdapters(
+        samples, waiting, running, kv, capacity, hitRate, scrapedAtNanos, missing);
   }
 
   private static double sum(List<Sample> samples, String name) {

@@ -1,6 +1,5 @@
 package dev.pointsman.picker.scrape;
 
-import dev.pointsman.picker.scheduling.EndpointMetrics;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -50,23 +49,9 @@ final class TritonTrtllmMapper implements MetricsMapper {
     }
     kv = Gauges.fraction(kv);
     long capacity = Gauges.product(blocks(samples, "tokens_per"), maxBlocks);
-    Gauges.flag(missing, waiting, Signal.WAITING_REQUESTS);
-    Gauges.flag(missing, running, Signal.RUNNING_REQUESTS);
-    Gauges.flag(missing, kv, Signal.KV_CACHE_USAGE);
-    Gauges.flag(missing, capacity, Signal.KV_CAPACITY);
     missing.add(Signal.PREFIX_CACHE);
-    EndpointMetrics metrics =
-        new EndpointMetrics(
-            Math.max(0, waiting),
-            Math.max(0, running),
-            kv,
-            capacity,
-            Set.of(),
-            Set.of(),
-            -1,
-            Double.NaN,
-            scrapedAtNanos);
-    return Mapping.of(samples, metrics, missing);
+    return Mapping.withoutAdapters(
+        samples, waiting, running, kv, capacity, Double.NaN, scrapedAtNanos, missing);
   }
 
   private static double requests(List<Sample> samples, String type) {

@@ -1,6 +1,5 @@
 package dev.pointsman.picker.scrape;
 
-import dev.pointsman.picker.scheduling.EndpointMetrics;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -71,24 +70,10 @@ final class TrtllmMapper implements MetricsMapper {
         Gauges.product(Gauges.max(samples, TOKENS_PER_BLOCK), Gauges.max(samples, MAX_BLOCKS));
     double reused = Gauges.sum(samples, REUSED_BLOCKS);
     double hitRate = prefixRate.update(reused + Gauges.sum(samples, MISSED_BLOCKS), reused);
-    Gauges.flag(missing, waiting, Signal.WAITING_REQUESTS);
-    Gauges.flag(missing, running, Signal.RUNNING_REQUESTS);
-    Gauges.flag(missing, kv, Signal.KV_CACHE_USAGE);
-    Gauges.flag(missing, capacity, Signal.KV_CAPACITY);
     if (!Gauges.present(samples, REUSED_BLOCKS) || !Gauges.present(samples, MISSED_BLOCKS)) {
       missing.add(Signal.PREFIX_CACHE);
     }
-    EndpointMetrics metrics =
-        new EndpointMetrics(
-            Math.max(0, waiting),
-            Math.max(0, running),
-            kv,
-            capacity,
-            Set.of(),
-            Set.of(),
-            -1,
-            hitRate,
-            scrapedAtNanos);
-    return Mapping.of(samples, metrics, missing);
+    return Mapping.withoutAdapters(
+        samples, waiting, running, kv, capacity, hitRate, scrapedAtNanos, missing);
   }
 }
