@@ -3,16 +3,18 @@ package dev.pointsman.sim.engine;
 /**
  * Paged KV cache with automatic prefix caching. Blocks with no holder sit in a free queue, least
  * recently freed first; a free block keeps its content hash until it is reused (evicted). Not
- * thread-safe. A copy costs O(blocks): about 20 bytes per block plus 24 per map slot.
+ * thread-safe. A copy shares the arrays with the original until either side writes (see {@link
+ * CowInts}): it costs a pointer per 512 blocks, and each side then copies only the chunks it
+ * changes.
  */
 final class KvCache {
   private final int total;
   private final int blockSize;
   private final boolean caching;
-  private final int[] ref;
-  private final long[] hash;
-  private final int[] prev;
-  private final int[] next;
+  private final CowInts ref;
+  private final CowLongs hash;
+  private final CowInts prev;
+  private final CowInts next;
   private final LongIntMap index;
   private int free;
 
@@ -20,13 +22,13 @@ final class KvCache {
     this.total = total;
     this.blockSize = blockSize;
     this.caching = caching;
-    ref = new int[total];
-    hash = new long[total];
-    prev = new int[total + 1];
-    next = new int[total + 1];
+    ref = new CowInts(total);
+    hash = new CowLongs(total);
+    prev = new CowInts(total + 1);
+    next = new CowInts(total + 1);
     index = new LongIntMap(total);
-    prev[total] = total;
-    next[total] = total;
+    prev.set(total, total);
+    next.set(total, total);
     for (int b = 0; b < total; b++) {
       append(b);
     }
@@ -37,10 +39,10 @@ final class KvCache {
     total = o.total;
     blockSize = o.blockSize;
     caching = o.caching;
-    ref = o.ref.clone();
-    hash = o.hash.clone();
-    prev = o.prev.clone();
-    next = o.next.clone();
+    ref = o.ref.fork();
+    hash = o.hash.fork();
+    prev = o.prev.fork();
+    next = o.next.fork();
     index = o.index.copy();
     free = o.free;
   }
@@ -82,7 +84,7 @@ final class KvCache {
   boolean admit(Seq s, int hits, int tokens) {
     int freeHits = 0;
     for (int i = 0; i < hits; i++) {
-      if (ref[index.get(s.hashes[i])] == 0) {
+      if (ref.get(index.get(s.hashes[i])) == 0) {
         freeHits++;
       }
     }
@@ -92,7 +94,7 @@ final class KvCache {
     }
     for (int i = 0; i < hits; i++) {
       int b = index.get(s.hashes[i]);
-      if (ref[b]++ == 0) {
+      if (ref.add(b, 1) == 1) {
         unlink(b);
         free--;
       }
@@ -119,8 +121,8 @@ final class KvCache {
     int full = Math.min(s.computed / blockSize, s.hashes.length);
     for (int i = s.registered; i < full; i++) {
       int b = s.blocks[i];
-      if (caching && hash[b] == 0 && index.putIfAbsent(s.hashes[i], b)) {
-        hash[b] = s.hashes[i];
+      if (caching && hash.get(b) == 0 && index.putIfAbsent(s.hashes[i], b)) {
+        hash.set(b, s.hashes[i]);
       }
     }
     s.registered = Math.max(s.registered, full);
@@ -130,7 +132,7 @@ final class KvCache {
   void release(Seq s) {
     for (int i = s.numBlocks - 1; i >= 0; i--) {
       int b = s.blocks[i];
-      if (--ref[b] == 0) {
+      if (ref.add(b, -1) == 0) {
         append(b);
         free++;
       }
@@ -144,27 +146,28 @@ final class KvCache {
   }
 
   private int take() {
-    int b = next[total];
+    int b = next.get(total);
     unlink(b);
     free--;
-    ref[b] = 1;
-    if (hash[b] != 0) {
-      index.remove(hash[b]);
-      hash[b] = 0;
+    ref.set(b, 1);
+    long h = hash.get(b);
+    if (h != 0) {
+      index.remove(h);
+      hash.set(b, 0);
     }
     return b;
   }
 
   private void append(int b) {
-    int last = prev[total];
-    next[last] = b;
-    prev[b] = last;
-    next[b] = total;
-    prev[total] = b;
+    int last = prev.get(total);
+    next.set(last, b);
+    prev.set(b, last);
+    next.set(b, total);
+    prev.set(total, b);
   }
 
   private void unlink(int b) {
-    next[prev[b]] = next[b];
-    prev[next[b]] = prev[b];
+    next.set(prev.get(b), next.get(b));
+    prev.set(next.get(b), prev.get(b));
   }
 }

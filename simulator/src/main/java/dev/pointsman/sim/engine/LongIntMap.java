@@ -1,28 +1,27 @@
 package dev.pointsman.sim.engine;
 
-import java.util.Arrays;
-
 /**
  * A fixed-capacity open-addressing map from non-zero {@code long} keys to {@code int} values, with
- * linear probing and backward-shift deletion. Not thread-safe.
+ * linear probing and backward-shift deletion. A {@link #copy} shares storage with the original
+ * until either writes (see {@link CowInts}). Not thread-safe.
  */
 final class LongIntMap {
-  private final long[] keys;
-  private final int[] values;
+  private final CowLongs keys;
+  private final CowInts values;
   private final int mask;
   private int size;
 
   /** A map able to hold {@code maxEntries} entries at load factor at most 0.5. */
   LongIntMap(int maxEntries) {
     int cap = Integer.highestOneBit(Math.max(4, maxEntries * 2 - 1)) << 1;
-    keys = new long[cap];
-    values = new int[cap];
+    keys = new CowLongs(cap);
+    values = new CowInts(cap);
     mask = cap - 1;
   }
 
   private LongIntMap(LongIntMap other) {
-    keys = other.keys.clone();
-    values = other.values.clone();
+    keys = other.keys.fork();
+    values = other.values.fork();
     mask = other.mask;
     size = other.size;
   }
@@ -38,9 +37,9 @@ final class LongIntMap {
   /** The value of {@code key}, or -1. */
   int get(long key) {
     for (int i = slot(key); ; i = (i + 1) & mask) {
-      long k = keys[i];
+      long k = keys.get(i);
       if (k == key) {
-        return values[i];
+        return values.get(i);
       }
       if (k == 0) {
         return -1;
@@ -51,17 +50,17 @@ final class LongIntMap {
   /** Puts {@code key} if absent; returns whether it was added. */
   boolean putIfAbsent(long key, int value) {
     int i = slot(key);
-    while (keys[i] != 0) {
-      if (keys[i] == key) {
+    while (keys.get(i) != 0) {
+      if (keys.get(i) == key) {
         return false;
       }
       i = (i + 1) & mask;
     }
-    if (size * 2 >= keys.length) {
+    if (size * 2 >= keys.length()) {
       throw new IllegalStateException("map full: " + size + " entries");
     }
-    keys[i] = key;
-    values[i] = value;
+    keys.set(i, key);
+    values.set(i, value);
     size++;
     return true;
   }
@@ -69,29 +68,24 @@ final class LongIntMap {
   /** Removes {@code key} if present. */
   void remove(long key) {
     int i = slot(key);
-    while (keys[i] != key) {
-      if (keys[i] == 0) {
+    while (keys.get(i) != key) {
+      if (keys.get(i) == 0) {
         return;
       }
       i = (i + 1) & mask;
     }
     size--;
     int gap = i;
-    for (int j = (gap + 1) & mask; keys[j] != 0; j = (j + 1) & mask) {
-      int home = slot(keys[j]);
+    for (int j = (gap + 1) & mask; keys.get(j) != 0; j = (j + 1) & mask) {
+      int home = slot(keys.get(j));
       boolean movable = gap <= j ? (home <= gap || home > j) : (home <= gap && home > j);
       if (movable) {
-        keys[gap] = keys[j];
-        values[gap] = values[j];
+        keys.set(gap, keys.get(j));
+        values.set(gap, values.get(j));
         gap = j;
       }
     }
-    keys[gap] = 0;
-  }
-
-  void clear() {
-    Arrays.fill(keys, 0);
-    size = 0;
+    keys.set(gap, 0);
   }
 
   private int slot(long key) {

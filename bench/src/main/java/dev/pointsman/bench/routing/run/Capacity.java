@@ -9,6 +9,7 @@ import dev.pointsman.sim.engine.GpuProfiles;
 import dev.pointsman.sim.engine.RequestResult;
 import dev.pointsman.sim.engine.VirtualCluster;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +32,7 @@ public final class Capacity {
   private final double[] perPod;
 
   private Capacity(Map<String, Double> perProfile, double[] perPod) {
-    this.perProfile = Map.copyOf(perProfile);
+    this.perProfile = Collections.unmodifiableMap(new LinkedHashMap<>(perProfile));
     this.perPod = perPod;
   }
 

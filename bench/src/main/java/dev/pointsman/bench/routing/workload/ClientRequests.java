@@ -26,8 +26,11 @@ public final class ClientRequests {
   /** The API path the bench's clients call. */
   public static final String PATH = "/v1/chat/completions";
 
-  /** Characters of rendered segment text kept for reuse (about 16 MB). */
-  static final long CACHE_CHARS = 8L << 20;
+  /** Bytes of rendered segment text kept for reuse. */
+  static final long CACHE_BYTES = 16L << 20;
+
+  private static final byte[] MESSAGE_START =
+      "{\"role\":\"user\",\"content\":".getBytes(StandardCharsets.UTF_8);
 
   private final RequestParser parser =
       new RequestParser(
@@ -39,18 +42,18 @@ public final class ClientRequests {
   private final PromptText text;
   private final String baseModel;
   private final Set<String> adapters;
-  private final LinkedHashMap<Segment, String> rendered =
+  private final LinkedHashMap<Segment, byte[]> rendered =
       new LinkedHashMap<>(256, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Segment, String> eldest) {
-          if (cachedChars <= CACHE_CHARS) {
+        protected boolean removeEldestEntry(Map.Entry<Segment, byte[]> eldest) {
+          if (cachedBytes <= CACHE_BYTES) {
             return false;
           }
-          cachedChars -= eldest.getValue().length();
+          cachedBytes -= eldest.getValue().length;
           return true;
         }
       };
-  private long cachedChars;
+  private long cachedBytes;
   private long parsedFor = -1;
   private ParsedRequest parsed;
 
@@ -94,22 +97,36 @@ public final class ClientRequests {
 
   /** The request body, as JSON bytes. */
   public byte[] body(BenchRequest r) {
-    StringBuilder sb = new StringBuilder(64 + r.sim().promptTokens() * 5);
-    sb.append("{\"model\":");
-    string(sb, model(r));
+    StringBuilder head = new StringBuilder(96).append("{\"model\":");
+    string(head, model(r));
     if (r.streamed()) {
-      sb.append(",\"stream\":true,\"stream_options\":{\"include_usage\":true}");
+      head.append(",\"stream\":true,\"stream_options\":{\"include_usage\":true}");
     }
-    sb.append(",\"messages\":[");
-    boolean first = true;
-    for (Segment s : r.sim().prompt()) {
-      sb.append(first ? "" : ",").append("{\"role\":\"user\",\"content\":");
-      sb.append(jsonString(s));
-      sb.append('}');
-      first = false;
+    byte[] start = head.append(",\"messages\":[").toString().getBytes(StandardCharsets.UTF_8);
+    byte[][] contents = new byte[r.sim().prompt().size()][];
+    int length = start.length + 2;
+    for (int i = 0; i < contents.length; i++) {
+      contents[i] = jsonString(r.sim().prompt().get(i));
+      length += (i == 0 ? 0 : 1) + MESSAGE_START.length + contents[i].length + 1;
     }
-    sb.append("]}");
-    return sb.toString().getBytes(StandardCharsets.UTF_8);
+    byte[] body = new byte[length];
+    int at = put(body, 0, start);
+    for (int i = 0; i < contents.length; i++) {
+      if (i > 0) {
+        body[at++] = ',';
+      }
+      at = put(body, at, MESSAGE_START);
+      at = put(body, at, contents[i]);
+      body[at++] = '}';
+    }
+    body[at++] = ']';
+    body[at] = '}';
+    return body;
+  }
+
+  private static int put(byte[] into, int at, byte[] bytes) {
+    System.arraycopy(bytes, 0, into, at, bytes.length);
+    return at + bytes.length;
   }
 
   /** The body as the picker parses it. */
@@ -132,19 +149,19 @@ public final class ClientRequests {
   }
 
   /**
-   * The text of {@code segment} as a JSON string. Shared content (system prompts, documents,
-   * earlier turns) recurs in many requests, so its rendering is kept, least recently used first out
-   * beyond {@link #CACHE_CHARS}.
+   * The text of {@code segment} as a JSON string, in UTF-8. Shared content (system prompts,
+   * documents, earlier turns) recurs in many requests, so its rendering is kept, least recently
+   * used first out beyond {@link #CACHE_BYTES}.
    */
-  private String jsonString(Segment segment) {
-    String json = rendered.get(segment);
+  private byte[] jsonString(Segment segment) {
+    byte[] json = rendered.get(segment);
     if (json == null) {
       StringBuilder raw = new StringBuilder(segment.length() * 4);
       text.append(raw, segment);
       StringBuilder sb = new StringBuilder(raw.length() + 16);
       string(sb, raw);
-      json = sb.toString();
-      cachedChars += json.length();
+      json = sb.toString().getBytes(StandardCharsets.UTF_8);
+      cachedBytes += json.length;
       rendered.put(segment, json);
     }
     return json;
@@ -152,22 +169,22 @@ public final class ClientRequests {
 
   private static void string(StringBuilder sb, CharSequence s) {
     sb.append('"');
+    int run = 0;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
+      if (c >= 0x20 && c != '"' && c != '\\') {
+        continue;
+      }
+      sb.append(s, run, i);
+      run = i + 1;
       switch (c) {
         case '"' -> sb.append("\\\"");
         case '\\' -> sb.append("\\\\");
         case '\n' -> sb.append("\\n");
         case '\t' -> sb.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            sb.append(String.format("\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-        }
+        default -> sb.append(String.format("\\u%04x", (int) c));
       }
     }
-    sb.append('"');
+    sb.append(s, run, s.length()).append('"');
   }
 }
