@@ -51,6 +51,7 @@ import picocli.CommandLine.Option;
       "  ./pointsman bench --scenario s1 --quick",
       "  ./pointsman bench --suite replicas --quick",
       "  ./pointsman bench --suite mismatch --quick",
+      "  ./pointsman bench --suite ablations --quick",
       "  ./pointsman bench --trace my-trace.jsonl --fleet examples/bench-fleet.yaml --quick"
     })
 public final class BenchCommand implements Callable<Integer> {
@@ -117,7 +118,9 @@ public final class BenchCommand implements Callable<Integer> {
       names = "--policies",
       split = ",",
       paramLabel = "NAME",
-      description = "Policies to run (default: all): ${COMPLETION-CANDIDATES}.",
+      description =
+          "Policies to run (default: a suite's own, else all but the ablations random and"
+              + " *-only, which --suite ablations runs): ${COMPLETION-CANDIDATES}.",
       completionCandidates = PolicyNames.class)
   List<String> policies;
 
@@ -157,7 +160,7 @@ public final class BenchCommand implements Callable<Integer> {
         chosen = Suites.get(suite);
       }
       List<Scenario> bases = selected(err, chosen);
-      List<String> defaults = chosen != null ? chosen.policies() : Policies.ALL;
+      List<String> defaults = chosen != null ? chosen.policies() : Policies.STANDARD;
       names = new ArrayList<>(policies == null ? defaults : Policies.validate(policies));
       if (policyFiles != null) {
         for (Map.Entry<String, Path> e : new TreeMap<>(policyFiles).entrySet()) {

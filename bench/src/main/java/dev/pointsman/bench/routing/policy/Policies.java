@@ -29,6 +29,15 @@ public final class Policies {
           "pointsman",
           "oracle");
 
+  /**
+   * The policies of the standard run ({@code --scenario} without {@code --policies}): what an
+   * operator would run instead, round-robin as the floor, pointsman and the look-ahead reference.
+   */
+  public static final List<String> STANDARD = ALL.stream().filter(p -> !ablation(p)).toList();
+
+  /** Random choice and the single-scorer schedulers: {@code --suite ablations}. */
+  public static final List<String> ABLATIONS = ALL.stream().filter(Policies::ablation).toList();
+
   /** SGLang cache-aware thresholds: cache 0.3, balance abs 64, balance rel 1.5 (signals.md). */
   public static final double SGLANG_CACHE_THRESHOLD = 0.3;
 
@@ -36,6 +45,10 @@ public final class Policies {
   public static final double SGLANG_BALANCE_REL = 1.5;
 
   private Policies() {}
+
+  private static boolean ablation(String name) {
+    return name.equals("random") || name.endsWith("-only");
+  }
 
   /** A fresh instance of {@code name} for one run over {@code fleet}. */
   public static RoutingPolicy create(String name, FleetView fleet, RandomGenerator random) {

@@ -64,7 +64,10 @@ public final class TraceStream {
       Scenario scenario, double ratePerSecond, double durationMs, long seed, int maxRequests) {
     Trace trace = TraceFiles.load(scenario.trace());
     Window w = window(trace, ratePerSecond, durationMs, seed, maxRequests);
-    SplittableRandom shedRandom = new SplittableRandom(seed).split();
+    SplittableRandom root = new SplittableRandom(seed);
+    SplittableRandom shedRandom = root.split();
+    SplittableRandom streamRandom = root.split();
+    double streamed = scenario.production().streamedFraction();
     ContextLimit limit = ServedContext.limit(scenario);
     ContentIds ids = new ContentIds();
     double t0 = time(trace, w.startRow());
@@ -79,9 +82,10 @@ public final class TraceStream {
       int lap = (int) (g / trace.size());
       ContextLimit.Fit fit = limit.fit(prompt(trace, row, lap, ids), trace.outputTokens(row));
       boolean sheddable = shedRandom.nextDouble() < scenario.sheddableFraction();
+      boolean stream = streamRandom.nextDouble() < streamed;
       SimRequest sim =
           new SimRequest(out.size(), t, fit.prompt(), fit.outputTokens(), "", ids.fresh());
-      out.add(new BenchRequest(sim, "trace", sheddable, true, fit.cut()));
+      out.add(new BenchRequest(sim, "trace", sheddable, stream, fit.cut()));
     }
     return out;
   }

@@ -32,6 +32,16 @@ class PoliciesTest {
   }
 
   @Test
+  void theStandardRunLeavesOutOnlyTheAblations() {
+    assertThat(Policies.ABLATIONS)
+        .containsExactly("random", "queue-only", "kv-only", "prefix-only");
+    assertThat(Policies.STANDARD)
+        .contains("round-robin", "least-request", "gie-default", "pointsman", "oracle")
+        .doesNotContainAnyElementsOf(Policies.ABLATIONS)
+        .hasSize(Policies.ALL.size() - Policies.ABLATIONS.size());
+  }
+
+  @Test
   void everyPolicyNameBuildsAndRoutesSomewhere() {
     FleetView fleet = fleet("H100-80", "L4");
     for (String name : Policies.ALL) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pointsman.bench.routing.scenario.FleetFile;
 import dev.pointsman.bench.routing.scenario.PodGroup;
+import dev.pointsman.bench.routing.scenario.ProductionSpec;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.scenario.Scenarios;
 import dev.pointsman.bench.routing.scenario.TextMix;
@@ -115,5 +116,19 @@ class TraceStreamTest {
       assertThat(r.cut()).isEqualTo(r.sim().promptTokens() + r.sim().outputTokens() == 1000);
     }
     assertThat(stream).filteredOn(BenchRequest::cut).hasSize(2);
+  }
+
+  @Test
+  void aReplayHonoursTheShareOfNonStreamedRequests() {
+    Scenario t3 = Scenarios.load("t3");
+    ProductionSpec defaults = t3.production();
+    Scenario mixed =
+        t3.withProduction(
+            "t3-mixed",
+            new ProductionSpec(defaults.pickerReplicas(), defaults.envoys(), 0.3, defaults.text()));
+    List<BenchRequest> stream = RequestStream.generate(mixed, 20, 60_000, 1);
+    long streamed = stream.stream().filter(BenchRequest::streamed).count();
+    assertThat((double) streamed / stream.size()).isBetween(0.25, 0.35);
+    assertThat(RequestStream.generate(t3, 20, 60_000, 1)).allMatch(BenchRequest::streamed);
   }
 }
