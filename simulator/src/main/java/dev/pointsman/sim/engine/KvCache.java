@@ -15,6 +15,7 @@ final class KvCache {
   private final int[] next;
   private final LongIntMap index;
   private int free;
+  private KvEventListener events = KvEventListener.NONE;
 
   KvCache(int total, int blockSize, boolean caching) {
     this.total = total;
@@ -51,7 +52,22 @@ final class KvCache {
 
   /** An empty cache of the same size, as after an engine restart. */
   KvCache emptied() {
-    return new KvCache(total, blockSize, caching);
+    KvCache c = new KvCache(total, blockSize, caching);
+    c.events = events;
+    events.cleared();
+    return c;
+  }
+
+  /**
+   * Tells {@code listener} of stored and evicted blocks from now on (not copied by {@link #copy}).
+   */
+  void listen(KvEventListener listener) {
+    events = listener;
+  }
+
+  /** Content hashes of the cached blocks, in block order. */
+  long[] cachedHashes() {
+    return java.util.Arrays.stream(hash).filter(h -> h != 0).toArray();
   }
 
   int total() {
@@ -121,6 +137,7 @@ final class KvCache {
       int b = s.blocks[i];
       if (caching && hash[b] == 0 && index.putIfAbsent(s.hashes[i], b)) {
         hash[b] = s.hashes[i];
+        events.stored(i == 0 ? 0 : s.hashes[i - 1], hash[b], blockSize);
       }
     }
     s.registered = Math.max(s.registered, full);
@@ -149,6 +166,7 @@ final class KvCache {
     free--;
     ref[b] = 1;
     if (hash[b] != 0) {
+      events.removed(hash[b]);
       index.remove(hash[b]);
       hash[b] = 0;
     }
