@@ -10,9 +10,11 @@ import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.datastore.PoolDefinition;
 import dev.pointsman.picker.extproc.ExtProcService;
 import dev.pointsman.picker.kvevents.EnginePrefix;
+import dev.pointsman.picker.kvevents.HfPromptTokenizer;
 import dev.pointsman.picker.kvevents.KvBlockIndex;
 import dev.pointsman.picker.kvevents.KvEventSubscribers;
 import dev.pointsman.picker.kvevents.KvEventsSettings;
+import dev.pointsman.picker.kvevents.PromptTokenizer;
 import dev.pointsman.picker.routing.Objectives;
 import dev.pointsman.picker.routing.OneHopRouter;
 import dev.pointsman.picker.routing.PolicyRegistry;
@@ -37,6 +39,7 @@ import dev.pointsman.runtime.GrpcServer;
 import dev.pointsman.runtime.Metrics;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -80,6 +83,7 @@ public final class PickerApp implements AutoCloseable {
   private final GrpcServer grpc;
   private final AdminServer admin;
   private final List<AutoCloseable> started = new ArrayList<>();
+  private final List<HfPromptTokenizer> tokenizers = new ArrayList<>();
   private final PoolSource source;
   private final KvEventSubscribers kvEvents;
   private volatile boolean draining;
@@ -314,15 +318,22 @@ public final class PickerApp implements AutoCloseable {
   }
 
   /**
-   * The precise prefix matcher of each pool whose {@code kvEvents.scoring} is on. No tokenizer is
-   * configured yet, so requests are matched by the approximate index all the same.
+   * The precise prefix matcher of each pool whose {@code kvEvents.scoring} is on, tokenizing with
+   * the pool's {@code kvEvents.tokenizer}; a pool without one matches every request by the
+   * approximate index. The tokenizers are closed with the picker.
    */
-  private static Function<String, PrecisePrefix> precisePrefix(
-      PickerConfig config, KvBlockIndex index) {
+  private Function<String, PrecisePrefix> precisePrefix(PickerConfig config, KvBlockIndex index) {
     Map<String, PrecisePrefix> byPool = new HashMap<>();
     for (PoolConfig p : config.pools()) {
-      if (p.kvEvents().enabled() && p.kvEvents().scoring()) {
-        byPool.put(p.name(), new EnginePrefix(index, request -> null));
+      KvEventsSettings s = p.kvEvents();
+      if (s.enabled() && s.scoring()) {
+        PromptTokenizer tokenizer = request -> null;
+        if (s.tokenizer() != null) {
+          HfPromptTokenizer hf = HfPromptTokenizer.open(Path.of(s.tokenizer()));
+          tokenizers.add(hf);
+          tokenizer = hf;
+        }
+        byPool.put(p.name(), new EnginePrefix(index, tokenizer));
       }
     }
     return byPool::get;
@@ -335,6 +346,7 @@ public final class PickerApp implements AutoCloseable {
 
   private void closeRest() {
     kvEvents.close();
+    tokenizers.forEach(HfPromptTokenizer::close);
     source.close();
     scraper.close();
     scrapeExecutor.shutdownNow();

@@ -18,6 +18,8 @@ import dev.pointsman.picker.scheduling.Endpoint;
  *     #DEFAULT_MAX_BLOCKS}
  * @param scoring let the prefix scorer use the precise index for requests whose token ids are
  *     known; default false (the approximate text index)
+ * @param tokenizer the model's {@code tokenizer.json}, to know requests' token ids; null: none,
+ *     every request is matched by the approximate index
  */
 public record KvEventsSettings(
     Boolean enabled,
@@ -26,7 +28,8 @@ public record KvEventsSettings(
     String topic,
     Integer replayTimeoutMillis,
     Integer maxBlocksPerEndpoint,
-    Boolean scoring) {
+    Boolean scoring,
+    String tokenizer) {
 
   public static final int DEFAULT_PORT = 5557;
   public static final int DEFAULT_REPLAY_PORT = 5558;
@@ -40,7 +43,7 @@ public record KvEventsSettings(
 
   /** Events off. */
   public static final KvEventsSettings OFF =
-      new KvEventsSettings(false, null, null, null, null, null, null);
+      new KvEventsSettings(false, null, null, null, null, null, null, null);
 
   public KvEventsSettings {
     enabled = enabled != null && enabled;
@@ -60,11 +63,15 @@ public record KvEventsSettings(
       throw new IllegalArgumentException(
           "kvEvents.maxBlocksPerEndpoint: " + maxBlocksPerEndpoint + " (expected >= 1)");
     }
+    if (tokenizer != null && !java.nio.file.Files.isReadable(java.nio.file.Path.of(tokenizer))) {
+      throw new IllegalArgumentException(
+          "kvEvents.tokenizer: '" + tokenizer + "' (expected a readable tokenizer.json file)");
+    }
   }
 
   /** Events on with vLLM's ports, on {@code port} and {@code replayPort}. */
   public static KvEventsSettings on(int port, int replayPort) {
-    return new KvEventsSettings(true, port, replayPort, null, null, null, null);
+    return new KvEventsSettings(true, port, replayPort, null, null, null, null, null);
   }
 
   /** The PUB URL of {@code endpoint}: its host, the pool's port unless its label says another. */

@@ -66,13 +66,22 @@ class PickerConfigTest {
             .pools()
             .get(0)
             .kvEvents();
-    assertThat(on).isEqualTo(new KvEventsSettings(true, 5557, 5558, "kv", 2000, 65_536, false));
+    assertThat(on)
+        .isEqualTo(new KvEventsSettings(true, 5557, 5558, "kv", 2000, 65_536, false, null));
     assertThatThrownBy(
             () ->
                 PickerConfig.parse(
                     "pools: [{name: a, models: [m], kvEvents: {enabled: true, replayPort: 70000},"
                         + " endpoints: []}]\n"))
         .hasMessageContaining("kvEvents.replayPort: 70000 (expected 0..65535)");
+    assertThatThrownBy(
+            () ->
+                PickerConfig.parse(
+                    "pools: [{name: a, models: [m], kvEvents: {tokenizer: /no/such/tokenizer.json},"
+                        + " endpoints: []}]\n"))
+        .hasMessageContaining(
+            "kvEvents.tokenizer: '/no/such/tokenizer.json' (expected a readable tokenizer.json"
+                + " file)");
   }
 
   @Test
