@@ -8,7 +8,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** Only the kvevents package sees ZeroMQ and msgpack; it sees no Micrometer. */
+/** Only the kvevents package sees ZeroMQ, msgpack and DJL; it sees no Micrometer. */
 class KvEventsIsolationTest {
   private static final JavaClasses PICKER =
       new ClassFileImporter()
@@ -16,14 +16,14 @@ class KvEventsIsolationTest {
           .importPackages("dev.pointsman.picker");
 
   @Test
-  void zeroMqAndMsgpackStayInKvevents() {
+  void zeroMqMsgpackAndDjlStayInKvevents() {
     assertThat(PICKER.size()).isGreaterThan(50);
     noClasses()
         .that()
         .resideOutsideOfPackage("dev.pointsman.picker.kvevents..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("org.zeromq..", "zmq..", "org.msgpack..")
+        .resideInAnyPackage("org.zeromq..", "zmq..", "org.msgpack..", "ai.djl..")
         .check(PICKER);
   }
 
