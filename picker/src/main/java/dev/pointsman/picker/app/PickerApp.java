@@ -5,14 +5,23 @@ import dev.pointsman.inference.model.ModelsConfig;
 import dev.pointsman.inference.request.ParserLimits;
 import dev.pointsman.inference.request.RequestParser;
 import dev.pointsman.picker.config.PickerConfig;
+import dev.pointsman.picker.config.PoolConfig;
 import dev.pointsman.picker.datastore.Datastore;
+import dev.pointsman.picker.datastore.PoolDefinition;
 import dev.pointsman.picker.extproc.ExtProcService;
+import dev.pointsman.picker.kvevents.EnginePrefix;
+import dev.pointsman.picker.kvevents.HfPromptTokenizer;
+import dev.pointsman.picker.kvevents.KvBlockIndex;
+import dev.pointsman.picker.kvevents.KvEventSubscribers;
+import dev.pointsman.picker.kvevents.KvEventsSettings;
+import dev.pointsman.picker.kvevents.PromptTokenizer;
 import dev.pointsman.picker.routing.Objectives;
 import dev.pointsman.picker.routing.OneHopRouter;
 import dev.pointsman.picker.routing.PolicyRegistry;
 import dev.pointsman.picker.scheduling.InFlightTracker;
 import dev.pointsman.picker.scheduling.Scheduler;
 import dev.pointsman.picker.scheduling.latency.LatencyModel;
+import dev.pointsman.picker.scheduling.prefix.PrecisePrefix;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import dev.pointsman.picker.scrape.ScrapeTarget;
@@ -20,6 +29,7 @@ import dev.pointsman.picker.scrape.Scraper;
 import dev.pointsman.picker.telemetry.DecisionLog;
 import dev.pointsman.picker.telemetry.EndpointDebug;
 import dev.pointsman.picker.telemetry.EndpointGauges;
+import dev.pointsman.picker.telemetry.KvEventsMetrics;
 import dev.pointsman.picker.telemetry.PickerMetrics;
 import dev.pointsman.picker.telemetry.PoolGauges;
 import dev.pointsman.picker.telemetry.ScrapeMetrics;
@@ -29,15 +39,21 @@ import dev.pointsman.runtime.GrpcServer;
 import dev.pointsman.runtime.Metrics;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * The endpoint picker, wired: datastore and scraper, scheduler, routing, the ext_proc gRPC service
@@ -67,7 +83,9 @@ public final class PickerApp implements AutoCloseable {
   private final GrpcServer grpc;
   private final AdminServer admin;
   private final List<AutoCloseable> started = new ArrayList<>();
+  private final List<HfPromptTokenizer> tokenizers = new ArrayList<>();
   private final PoolSource source;
+  private final KvEventSubscribers kvEvents;
   private volatile boolean draining;
 
   /**
@@ -103,6 +121,8 @@ public final class PickerApp implements AutoCloseable {
     resolver.set(ModelResolver.of(new ModelsConfig(List.of(), null)));
     Scheduler scheduler =
         new Scheduler(prefixIndex, inFlight, PrefixHasher.DEFAULT, System::nanoTime, latencyModel);
+    this.kvEvents = kvEvents(config, datastore, metrics.registry());
+    scheduler.usePrecisePrefix(precisePrefix(config, kvEvents.index()));
     datastore.addMembershipListener(
         m -> {
           scraper.setTargets(m.targets());
@@ -262,7 +282,71 @@ public final class PickerApp implements AutoCloseable {
     closeRest();
   }
 
+  /**
+   * Subscribes to the KV-cache events of the endpoints of every pool whose {@code kvEvents} is on,
+   * following membership. Only local pools configure it.
+   */
+  private static KvEventSubscribers kvEvents(
+      PickerConfig config,
+      Datastore datastore,
+      io.micrometer.core.instrument.MeterRegistry registry) {
+    Map<String, KvEventsSettings> settings = new HashMap<>();
+    int bound = KvEventsSettings.DEFAULT_MAX_BLOCKS;
+    for (PoolConfig p : config.pools()) {
+      settings.put(p.name(), p.kvEvents());
+      if (p.kvEvents().enabled()) {
+        bound = Math.max(bound, p.kvEvents().maxBlocksPerEndpoint());
+      }
+    }
+    KvEventsMetrics meters = new KvEventsMetrics(registry);
+    KvEventSubscribers subscribers =
+        new KvEventSubscribers(new KvBlockIndex(bound), meters, System::nanoTime);
+    datastore.addMembershipListener(
+        m -> {
+          Set<String> pools = new HashSet<>(datastore.pools());
+          for (String pool : pools) {
+            KvEventsSettings s = settings.getOrDefault(pool, KvEventsSettings.OFF);
+            subscribers.update(
+                pool, s, datastore.pool(pool).map(PoolDefinition::endpoints).orElse(List.of()));
+            if (s.enabled()) {
+              meters.register(pool, subscribers);
+            }
+          }
+          subscribers.retainPools(pools);
+        });
+    return subscribers;
+  }
+
+  /**
+   * The precise prefix matcher of each pool whose {@code kvEvents.scoring} is on, tokenizing with
+   * the pool's {@code kvEvents.tokenizer}; a pool without one matches every request by the
+   * approximate index. The tokenizers are closed with the picker.
+   */
+  private Function<String, PrecisePrefix> precisePrefix(PickerConfig config, KvBlockIndex index) {
+    Map<String, PrecisePrefix> byPool = new HashMap<>();
+    for (PoolConfig p : config.pools()) {
+      KvEventsSettings s = p.kvEvents();
+      if (s.enabled() && s.scoring()) {
+        PromptTokenizer tokenizer = request -> null;
+        if (s.tokenizer() != null) {
+          HfPromptTokenizer hf = HfPromptTokenizer.open(Path.of(s.tokenizer()));
+          tokenizers.add(hf);
+          tokenizer = hf;
+        }
+        byPool.put(p.name(), new EnginePrefix(index, tokenizer));
+      }
+    }
+    return byPool::get;
+  }
+
+  /** The engines' KV-event subscriptions and the precise prefix index they build. */
+  public KvEventSubscribers kvEvents() {
+    return kvEvents;
+  }
+
   private void closeRest() {
+    kvEvents.close();
+    tokenizers.forEach(HfPromptTokenizer::close);
     source.close();
     scraper.close();
     scrapeExecutor.shutdownNow();

@@ -2,6 +2,7 @@ package dev.pointsman.picker.config;
 
 import dev.pointsman.inference.model.ModelEntry;
 import dev.pointsman.inference.model.PoolTarget;
+import dev.pointsman.picker.kvevents.KvEventsSettings;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scheduling.Plugins;
 import dev.pointsman.picker.scheduling.PolicyConfig;
@@ -31,6 +32,8 @@ import java.util.Set;
  *     endpoint's own port)
  * @param modelParams the served model's parameter count ({@code 8b}, {@code 70b}), for the speed
  *     prior; null: the size the model names hint ({@code Llama-3.1-70B-Instruct} → 70b), if any
+ * @param kvEvents the subscription to the engines' KV-cache events (see {@code docs/kv-events.md});
+ *     null: off
  */
 public record PoolConfig(
     String name,
@@ -40,7 +43,8 @@ public record PoolConfig(
     PolicyConfig policy,
     String metricsPath,
     Integer metricsPort,
-    String modelParams) {
+    String modelParams,
+    KvEventsSettings kvEvents) {
 
   public PoolConfig {
     if (name == null || name.isBlank()) {
@@ -62,6 +66,7 @@ public record PoolConfig(
           "modelParams: '" + modelParams + "' (expected a size such as 8b, 70b or 8x7b)");
     }
     policy = policy == null ? PolicyConfig.defaults() : policy;
+    kvEvents = kvEvents == null ? KvEventsSettings.OFF : kvEvents;
     if (metricsPort != null && (metricsPort < 1 || metricsPort > 65535)) {
       throw new IllegalArgumentException("metricsPort: " + metricsPort + " (expected 1..65535)");
     }
@@ -80,13 +85,21 @@ public record PoolConfig(
       List<String> models,
       List<EndpointConfig> endpoints,
       PolicyConfig policy) {
-    this(name, engine, models, endpoints, policy, null, null, null);
+    this(name, engine, models, endpoints, policy, null, null, null, null);
   }
 
   /** A copy with other endpoints. */
   public PoolConfig withEndpoints(List<EndpointConfig> newEndpoints) {
     return new PoolConfig(
-        name, engine, models, newEndpoints, policy, metricsPath, metricsPort, modelParams);
+        name,
+        engine,
+        models,
+        newEndpoints,
+        policy,
+        metricsPath,
+        metricsPort,
+        modelParams,
+        kvEvents);
   }
 
   /** Where the endpoints serve their metrics, when not at the engine's default. */

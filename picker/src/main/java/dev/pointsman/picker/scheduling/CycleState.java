@@ -20,6 +20,8 @@ public final class CycleState {
   private final AdapterLoadModel adapterLoads;
   private final LatencyModel tpotModel;
   private int[] prefixMatches;
+  private int prefixTotal = -1;
+  private int prefixBlockTokens = TOKENS_PER_BLOCK;
   private double[] analyticTtft;
   private double[] adapterSeconds;
   private java.util.Map<String, LoraState> loraStates;
@@ -154,7 +156,7 @@ public final class CycleState {
     if (prefixMatches == null) {
       return 0;
     }
-    return Math.min(promptTokens, (double) prefixMatches[i] * TOKENS_PER_BLOCK);
+    return Math.min(promptTokens, (double) prefixMatches[i] * prefixBlockTokens);
   }
 
   /** The decision time on the picker's monotonic clock. */
@@ -176,11 +178,19 @@ public final class CycleState {
     this.prefixMatches = matches;
   }
 
+  /** Matches from the engines' own events, in their blocks, in place of the approximate ones. */
+  void precisePrefixMatches(int[] matches, int promptBlocks, int blockTokens) {
+    this.prefixMatches = matches;
+    this.prefixTotal = promptBlocks;
+    this.prefixBlockTokens = blockTokens;
+  }
+
   /** Fraction of this prompt's blocks that candidate {@code i} probably holds, 0–1. */
   public double prefixHitFraction(int i) {
-    if (prefixMatches == null || promptBlocks.length == 0) {
+    int total = prefixTotal >= 0 ? prefixTotal : promptBlocks.length;
+    if (prefixMatches == null || total == 0) {
       return 0.0;
     }
-    return (double) prefixMatches[i] / promptBlocks.length;
+    return (double) prefixMatches[i] / total;
   }
 }

@@ -3,6 +3,7 @@ package dev.pointsman.picker.scheduling;
 import dev.pointsman.picker.scheduling.latency.AdapterLoadModel;
 import dev.pointsman.picker.scheduling.latency.LatencyModel;
 import dev.pointsman.picker.scheduling.plugins.LoraAffinityScorer;
+import dev.pointsman.picker.scheduling.prefix.PrecisePrefix;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import dev.pointsman.picker.scheduling.prior.SpeedPriors;
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
@@ -24,6 +26,7 @@ import java.util.random.RandomGenerator;
  */
 public final class Scheduler {
   private final PrefixIndex prefixIndex;
+  private volatile Function<String, PrecisePrefix> precisePrefix = pool -> null;
   private final InFlightTracker inFlight;
   private final PrefixHasher hasher;
   private final LongSupplier nanoClock;
@@ -125,6 +128,14 @@ public final class Scheduler {
     return inFlight;
   }
 
+  /**
+   * Matches prefixes of the pools {@code byPool} names (null for the others) with what their
+   * engines report instead of the approximate index, for the requests it can match.
+   */
+  public void usePrecisePrefix(Function<String, PrecisePrefix> byPool) {
+    this.precisePrefix = Objects.requireNonNull(byPool, "byPool");
+  }
+
   public PrefixIndex prefixIndex() {
     return prefixIndex;
   }
@@ -179,6 +190,11 @@ public final class Scheduler {
           policy.saturation().retryAfterSeconds());
     }
     state.prefixMatches(matchPrefixes(blocks, candidates));
+    PrecisePrefix precise = precisePrefix.apply(candidates.get(0).state().endpoint().pool());
+    PrecisePrefix.Match exact = precise == null ? null : precise.match(request, candidates);
+    if (exact != null) {
+      state.precisePrefixMatches(exact.blocks(), exact.promptBlocks(), exact.blockSize());
+    }
     return pick(request, candidates, state, policy, random);
   }
 

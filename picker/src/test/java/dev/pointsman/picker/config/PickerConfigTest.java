@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.pointsman.extproc.BodyMode;
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.extproc.PickerOptions;
+import dev.pointsman.picker.kvevents.KvEventsSettings;
 import dev.pointsman.picker.scrape.MetricsLocation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,8 +34,8 @@ class PickerConfigTest {
     String label = dev.pointsman.picker.scheduling.prior.SpeedPriors.MODEL_PARAMS_LABEL;
     PickerConfig stated =
         PickerConfig.parse(
-            "pools: [{name: a, models: [m], modelParams: 70b, endpoints: [{address: '10.0.0.1:8000'},"
-                + " {address: '10.0.0.2:8000', labels: {'"
+            "pools: [{name: a, models: [m], modelParams: 70b, endpoints: [{address:"
+                + " '10.0.0.1:8000'}, {address: '10.0.0.2:8000', labels: {'"
                 + label
                 + "': 8b}}]}]\n");
     assertThat(stated.pools().get(0).toEndpoints())
@@ -51,6 +52,36 @@ class PickerConfigTest {
                 PickerConfig.parse(
                     "pools: [{name: a, models: [m], modelParams: huge, endpoints: []}]\n"))
         .hasMessageContaining("modelParams: 'huge' (expected a size such as 8b, 70b or 8x7b)");
+  }
+
+  @Test
+  void kvEventsAreOffByDefaultAndTakeVllmsPortsWhenOn() {
+    KvEventsSettings off = PickerConfig.parse(POOL).pools().get(0).kvEvents();
+    assertThat(off.enabled()).isFalse();
+
+    KvEventsSettings on =
+        PickerConfig.parse(
+                "pools: [{name: a, models: [m], kvEvents: {enabled: true, topic: kv},"
+                    + " endpoints: [{address: '10.0.0.1:8000'}]}]\n")
+            .pools()
+            .get(0)
+            .kvEvents();
+    assertThat(on)
+        .isEqualTo(new KvEventsSettings(true, 5557, 5558, "kv", 2000, 65_536, false, null));
+    assertThatThrownBy(
+            () ->
+                PickerConfig.parse(
+                    "pools: [{name: a, models: [m], kvEvents: {enabled: true, replayPort: 70000},"
+                        + " endpoints: []}]\n"))
+        .hasMessageContaining("kvEvents.replayPort: 70000 (expected 0..65535)");
+    assertThatThrownBy(
+            () ->
+                PickerConfig.parse(
+                    "pools: [{name: a, models: [m], kvEvents: {tokenizer: /no/such/tokenizer.json},"
+                        + " endpoints: []}]\n"))
+        .hasMessageContaining(
+            "kvEvents.tokenizer: '/no/such/tokenizer.json' (expected a readable tokenizer.json"
+                + " file)");
   }
 
   @Test
@@ -89,14 +120,18 @@ class PickerConfigTest {
         "grpc: {port: 70000} | grpc.port: 70000 (expected 0..65535)",
         "extProc: {requestBodyMode: STREAMED} | extProc.requestBodyMode: 'STREAMED'",
         "scrape: {intervalMillis: 0} | scrape.interval",
-        "pools: [{name: a, endpoints: [{address: nope}]}] | pools[0].endpoints[0].address: 'nope' (expected host:port)",
+        "pools: [{name: a, endpoints: [{address: nope}]}] | pools[0].endpoints[0].address: 'nope'"
+            + " (expected host:port)",
         "pools: [{name: a, engine: tgi}] | pools[0].engine: 'tgi'",
-        "pools: [{name: a, metricsPath: metrics}] | pools[0].metricsPath: 'metrics' (expected an absolute path such as /metrics)",
+        "pools: [{name: a, metricsPath: metrics}] | pools[0].metricsPath: 'metrics' (expected an"
+            + " absolute path such as /metrics)",
         "pools: [{name: a, metricsPort: 0}] | pools[0].metricsPort: 0 (expected 1..65535)",
-        "pools: [{name: a, policy: {scorers: [{type: qeue-scorer, weight: 1}]}}] | pools[0].policy.scorers[0].type: 'qeue-scorer'",
+        "pools: [{name: a, policy: {scorers: [{type: qeue-scorer, weight: 1}]}}] |"
+            + " pools[0].policy.scorers[0].type: 'qeue-scorer'",
         "pools: [{name: a}, {name: a}] | pools[1].name: 'a' (already used by another pool)",
         "bogus: 1 | bogus: unknown property",
-        "protocol: {dataPlane: sideways} | protocol.dataPlane: 'sideways' (expected original-dst or override-host)",
+        "protocol: {dataPlane: sideways} | protocol.dataPlane: 'sideways' (expected original-dst or"
+            + " override-host)",
         "shutdown: {graceSeconds: -1} | shutdown.graceSeconds: -1 (expected 0..300)",
       })
   void errorsNameThePathOfTheBadValue(String yaml, String message) {

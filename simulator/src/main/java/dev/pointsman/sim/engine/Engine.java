@@ -211,6 +211,16 @@ public final class Engine {
     }
   }
 
+  /** Tells {@code listener} of this engine's KV-cache events, across restarts; copies do not. */
+  public void listenToKvCache(KvEventListener listener) {
+    sched.kv.listen(listener);
+  }
+
+  /** Content hashes of the blocks in the prefix cache now. */
+  public long[] cachedBlockHashes() {
+    return sched.kv.cachedHashes();
+  }
+
   /** Whether the engine takes requests now (false while it restarts). */
   public boolean isUp() {
     return now >= upAtMs;

@@ -17,6 +17,7 @@ final class KvCache {
   private final CowInts next;
   private final LongIntMap index;
   private int free;
+  private KvEventListener events = KvEventListener.NONE;
 
   KvCache(int total, int blockSize, boolean caching) {
     this.total = total;
@@ -53,7 +54,25 @@ final class KvCache {
 
   /** An empty cache of the same size, as after an engine restart. */
   KvCache emptied() {
-    return new KvCache(total, blockSize, caching);
+    KvCache c = new KvCache(total, blockSize, caching);
+    c.events = events;
+    events.cleared();
+    return c;
+  }
+
+  /**
+   * Tells {@code listener} of stored and evicted blocks from now on (not copied by {@link #copy}).
+   */
+  void listen(KvEventListener listener) {
+    events = listener;
+  }
+
+  /** Content hashes of the cached blocks, in block order. */
+  long[] cachedHashes() {
+    return java.util.stream.IntStream.range(0, total)
+        .mapToLong(hash::get)
+        .filter(h -> h != 0)
+        .toArray();
   }
 
   int total() {
@@ -123,6 +142,7 @@ final class KvCache {
       int b = s.blocks[i];
       if (caching && hash.get(b) == 0 && index.putIfAbsent(s.hashes[i], b)) {
         hash.set(b, s.hashes[i]);
+        events.stored(i == 0 ? 0 : s.hashes[i - 1], s.hashes[i], blockSize);
       }
     }
     s.registered = Math.max(s.registered, full);
@@ -152,6 +172,7 @@ final class KvCache {
     ref.set(b, 1);
     long h = hash.get(b);
     if (h != 0) {
+      events.removed(h);
       index.remove(h);
       hash.set(b, 0);
     }

@@ -17,16 +17,31 @@ import java.util.List;
  * @param release TensorRT-LLM ({@code trtllm}): {@code current} (default, the {@code
  *     trtllm_}-prefixed names of the newest collector) or {@code 1.1} (the unprefixed latency
  *     histograms only)
+ * @param kvEventsPort vLLM: publish KV-cache events on this PUB port ({@code --kv-events-config},
+ *     vLLM's default 5557), 0 for a free one; default none (events off)
+ * @param kvReplayPort vLLM: the ROUTER replay port when events are on, 0 for a free one; default 0
  */
 public record EngineOptions(
     Integer dataParallel,
     Integer tensorParallel,
     Boolean allSchedulerMetrics,
     List<Integer> priorities,
-    String release) {
+    String release,
+    Integer kvEventsPort,
+    Integer kvReplayPort) {
 
   /** A single engine, no priority scheduling, the current release. */
   public static final EngineOptions NONE = new EngineOptions(null, null, null, null, null);
+
+  /** Options without KV-cache events. */
+  public EngineOptions(
+      Integer dataParallel,
+      Integer tensorParallel,
+      Boolean allSchedulerMetrics,
+      List<Integer> priorities,
+      String release) {
+    this(dataParallel, tensorParallel, allSchedulerMetrics, priorities, release, null, null);
+  }
 
   /** Applies defaults and validates the values. */
   public EngineOptions {
@@ -35,6 +50,13 @@ public record EngineOptions(
     allSchedulerMetrics = allSchedulerMetrics != null && allSchedulerMetrics;
     priorities = priorities == null ? List.of() : List.copyOf(priorities);
     release = release == null ? "current" : release;
+    kvReplayPort = kvReplayPort == null ? 0 : kvReplayPort;
+    if (kvEventsPort != null && (kvEventsPort < 0 || kvEventsPort > 65535)) {
+      throw new IllegalArgumentException("kvEventsPort: " + kvEventsPort + " (expected 0..65535)");
+    }
+    if (kvReplayPort < 0 || kvReplayPort > 65535) {
+      throw new IllegalArgumentException("kvReplayPort: " + kvReplayPort + " (expected 0..65535)");
+    }
     if (dataParallel < 1 || dataParallel > 64) {
       throw new IllegalArgumentException("dataParallel: " + dataParallel + " (expected 1..64)");
     }
@@ -57,6 +79,7 @@ public record EngineOptions(
     only(allSchedulerMetrics, "allSchedulerMetrics", "sglang", engine);
     only(!priorities.isEmpty(), "priorities", "sglang", engine);
     only(!release.equals("current"), "release", "trtllm", engine);
+    only(kvEventsPort != null, "kvEventsPort", "vllm", engine);
   }
 
   private static void only(boolean set, String option, String owner, String engine) {

@@ -28,6 +28,8 @@ public final class Fleet implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final List<Channel> channels = new ArrayList<>();
   private final List<SimPod> pods = new ArrayList<>();
+  private final List<KvEventPublisher> publishers = new ArrayList<>();
+  private RealTimeDriver driver;
 
   private Fleet(EventLoopGroup group, ScheduledExecutorService scheduler) {
     this.group = group;
@@ -53,6 +55,7 @@ public final class Fleet implements AutoCloseable {
     Fleet fleet = new Fleet(new NioEventLoopGroup(2), scheduler);
     try {
       RealTimeDriver driver = new RealTimeDriver(scheduler, nanoTime);
+      fleet.driver = driver;
       for (int i = 0; i < config.pods().size(); i++) {
         fleet.startPod(config, i, profiles, driver, clock);
       }
@@ -70,8 +73,22 @@ public final class Fleet implements AutoCloseable {
     EngineConfig ec =
         EngineConfig.of(pc.name(), pc.model(), profiles.get(pc.gpu(), pc.shape()))
             .withLoras(pc.maxLoras(), pc.maxCpuLoras());
+    EngineOptions options = pc.engineOptions();
+    KvEventPublisher events =
+        options.kvEventsPort() == null
+            ? null
+            : new KvEventPublisher(
+                pc.host(), options.kvEventsPort(), options.kvReplayPort(), "", 0);
+    publishers.add(events);
     int index =
-        driver.addPod(i -> new Engine(ec, i, driver.listener(), config.world(), config.seed()));
+        driver.addPod(
+            i -> {
+              Engine e = new Engine(ec, i, driver.listener(), config.world(), config.seed());
+              if (events != null) {
+                e.listenToKvCache(events);
+              }
+              return e;
+            });
     SimPod pod = new SimPod(pc, ec, index, driver, seed, clock);
     ServerBootstrap b =
         new ServerBootstrap()
@@ -107,9 +124,25 @@ public final class Fleet implements AutoCloseable {
     return pods.stream().map(SimPod::name).toList();
   }
 
+  /**
+   * The KV-event PUB and replay ports of the pods, in config order; {@code [0, 0]} for a pod that
+   * publishes none.
+   */
+  public List<int[]> kvEventPorts() {
+    return publishers.stream()
+        .map(p -> p == null ? new int[] {0, 0} : new int[] {p.pubPort(), p.replayPort()})
+        .toList();
+  }
+
+  /** Content hashes of the blocks in pod {@code pod}'s prefix cache now. */
+  public long[] cachedBlockHashes(int pod) {
+    return driver.call(() -> driver.engine(pods.get(pod).index).cachedBlockHashes()).join();
+  }
+
   /** Stops serving and releases threads. */
   @Override
   public void close() {
+    publishers.stream().filter(p -> p != null).forEach(KvEventPublisher::close);
     channels.forEach(ch -> ch.close().syncUninterruptibly());
     group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
     scheduler.shutdownNow();

@@ -1,0 +1,276 @@
+package dev.pointsman.picker.kvevents;
+
+import dev.pointsman.picker.scheduling.prefix.TokenBlockHasher;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToIntFunction;
+
+/**
+ * A precise index of which endpoint holds which KV block, built from the engines' own events. A
+ * block is keyed by {@link TokenBlockHasher}: its parent's key and its token ids, so that a
+ * request's token ids find it. Each endpoint maps the engine's hash of a block to that key, to
+ * follow parents and evictions.
+ *
+ * <p>Bounded: at most {@code maxBlocksPerEndpoint} engine blocks per endpoint, plus a quarter of
+ * that of recently evicted ones' keys (about 250 bytes per block in all, so the default 65,536
+ * blocks cost about 16 MiB per endpoint at most); past it the oldest stored block is forgotten and
+ * counted as an overflow (an engine never holds more blocks than its cache, so an overflow means
+ * missed evictions or a bound set below the cache).
+ *
+ * <p>Thread-safe: one writer per endpoint (its subscriber) under that endpoint's lock, membership
+ * changes under the same lock; {@link #match} reads a concurrent map without locking.
+ */
+public final class KvBlockIndex {
+  private static final String[] NONE = new String[0];
+
+  private final int maxBlocksPerEndpoint;
+  private final ConcurrentHashMap<Long, String[]> holders = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Held> byEndpoint = new ConcurrentHashMap<>();
+
+  public KvBlockIndex(int maxBlocksPerEndpoint) {
+    if (maxBlocksPerEndpoint < 1) {
+      throw new IllegalArgumentException(
+          "maxBlocksPerEndpoint: " + maxBlocksPerEndpoint + " (expected >= 1)");
+    }
+    this.maxBlocksPerEndpoint = maxBlocksPerEndpoint;
+  }
+
+  /** What applying a batch did, for metrics. */
+  public record Applied(int stored, int removed, int orphans, int overflows, int ignored) {}
+
+  /** Applies {@code events} from {@code address}'s engine, in order. */
+  public Applied apply(String address, List<KvEvent> events) {
+    Held held = byEndpoint.computeIfAbsent(address, a -> new Held(maxBlocksPerEndpoint / 4 + 16));
+    int[] counts = new int[5];
+    synchronized (held) {
+      for (KvEvent e : events) {
+        switch (e) {
+          case KvEvent.BlockStored s -> store(address, held, s, counts);
+          case KvEvent.BlockRemoved r -> {
+            if (!r.onGpu()) {
+              counts[4]++;
+              continue;
+            }
+            for (long h : r.hashesShared()) {
+              if (remove(address, held, h)) {
+                counts[1]++;
+              }
+            }
+          }
+          case KvEvent.AllBlocksCleared c -> clear(address, held);
+        }
+      }
+    }
+    return new Applied(counts[0], counts[1], counts[2], counts[3], counts[4]);
+  }
+
+  private void store(String address, Held held, KvEvent.BlockStored s, int[] counts) {
+    if (!s.onGpu()) {
+      counts[4]++;
+      return;
+    }
+    long parentKey;
+    if (s.parentHash() == null) {
+      parentKey = TokenBlockHasher.seed(s.adapter());
+    } else {
+      Entry parent = held.byHash.get(s.parentHash());
+      Long evicted = parent == null ? held.evicted.get(s.parentHash()) : null;
+      if (parent == null && evicted == null) {
+        counts[2]++;
+        return;
+      }
+      parentKey = parent != null ? parent.key : evicted;
+    }
+    held.blockSize = s.blockSize();
+    int[] tokens = s.tokensShared();
+    for (int i = 0; i < s.hashCount(); i++) {
+      long key =
+          TokenBlockHasher.next(parentKey, tokens, i * s.blockSize(), (i + 1) * s.blockSize());
+      Entry e = held.byHash.get(s.hash(i));
+      if (e != null) {
+        e.refs++;
+      } else {
+        held.byHash.put(s.hash(i), new Entry(key));
+        held.evicted.remove(s.hash(i));
+        if (held.keyRefs.merge(key, 1, Integer::sum) == 1) {
+          holders.merge(key, new String[] {address}, KvBlockIndex::union);
+        }
+        counts[0]++;
+        if (held.byHash.size() > maxBlocksPerEndpoint) {
+          Iterator<Map.Entry<Long, Entry>> it = held.byHash.entrySet().iterator();
+          Map.Entry<Long, Entry> eldest = it.next();
+          it.remove();
+          release(address, held, eldest.getValue().key);
+          counts[3]++;
+        }
+      }
+      parentKey = key;
+    }
+  }
+
+  private boolean remove(String address, Held held, long hash) {
+    Entry e = held.byHash.get(hash);
+    if (e == null) {
+      return false;
+    }
+    if (--e.refs > 0) {
+      return true;
+    }
+    held.byHash.remove(hash);
+    held.evicted.put(hash, e.key);
+    release(address, held, e.key);
+    return true;
+  }
+
+  private void release(String address, Held held, long key) {
+    Integer left = held.keyRefs.merge(key, -1, Integer::sum);
+    if (left != null && left <= 0) {
+      held.keyRefs.remove(key);
+      removeHolder(key, address);
+    }
+  }
+
+  private void clear(String address, Held held) {
+    for (Long key : held.keyRefs.keySet()) {
+      removeHolder(key, address);
+    }
+    held.keyRefs.clear();
+    held.byHash.clear();
+    held.evicted.clear();
+  }
+
+  /** Forgets everything {@code address} holds (its engine restarted, or events were lost). */
+  public void clear(String address) {
+    Held held = byEndpoint.get(address);
+    if (held != null) {
+      synchronized (held) {
+        clear(address, held);
+      }
+    }
+  }
+
+  /** Forgets {@code address} altogether (it left its pool). */
+  public void remove(String address) {
+    Held held = byEndpoint.remove(address);
+    if (held != null) {
+      synchronized (held) {
+        clear(address, held);
+      }
+    }
+  }
+
+  /**
+   * For each candidate, the number of leading blocks of {@code keys} (from {@link
+   * TokenBlockHasher#hash}) it holds.
+   *
+   * @param indexOf maps an endpoint address to its candidate index, or -1
+   */
+  public int[] match(long[] keys, ToIntFunction<String> indexOf, int candidates) {
+    int[] matched = new int[candidates];
+    for (int b = 0; b < keys.length; b++) {
+      boolean advanced = false;
+      for (String h : holders.getOrDefault(keys[b], NONE)) {
+        int i = indexOf.applyAsInt(h);
+        if (i >= 0 && matched[i] == b) {
+          matched[i] = b + 1;
+          advanced = true;
+        }
+      }
+      if (!advanced) {
+        break;
+      }
+    }
+    return matched;
+  }
+
+  /** The block size {@code address}'s engine reported last, or 0 before any block. */
+  public int blockSize(String address) {
+    Held held = byEndpoint.get(address);
+    return held == null ? 0 : held.blockSize;
+  }
+
+  /** The engine hashes of the blocks {@code address} holds, sorted. */
+  public long[] engineHashes(String address) {
+    Held held = byEndpoint.get(address);
+    if (held == null) {
+      return new long[0];
+    }
+    synchronized (held) {
+      long[] out = held.byHash.keySet().stream().mapToLong(Long::longValue).toArray();
+      Arrays.sort(out);
+      return out;
+    }
+  }
+
+  /** Engine blocks held by {@code address}. */
+  public int size(String address) {
+    Held held = byEndpoint.get(address);
+    if (held == null) {
+      return 0;
+    }
+    synchronized (held) {
+      return held.byHash.size();
+    }
+  }
+
+  /** Distinct block keys held by any endpoint. */
+  public int distinctBlocks() {
+    return holders.size();
+  }
+
+  private void removeHolder(long key, String address) {
+    holders.computeIfPresent(
+        key,
+        (k, hs) -> {
+          String[] rest = Arrays.stream(hs).filter(h -> !h.equals(address)).toArray(String[]::new);
+          return rest.length == 0 ? null : rest;
+        });
+  }
+
+  private static String[] union(String[] a, String[] b) {
+    for (String x : a) {
+      if (x.equals(b[0])) {
+        return a;
+      }
+    }
+    String[] out = Arrays.copyOf(a, a.length + 1);
+    out[a.length] = b[0];
+    return out;
+  }
+
+  /**
+   * One endpoint's blocks; guarded by itself. {@code evicted} remembers the keys of recently
+   * evicted blocks, so that a block whose cached parent was evicted while a running request still
+   * held its own copy of it can still be keyed when that request stores it.
+   */
+  private static final class Held {
+    final LinkedHashMap<Long, Entry> byHash = new LinkedHashMap<>();
+    final HashMap<Long, Integer> keyRefs = new HashMap<>();
+    final LinkedHashMap<Long, Long> evicted;
+    volatile int blockSize;
+
+    Held(int evictedBound) {
+      evicted =
+          new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
+              return size() > evictedBound;
+            }
+          };
+    }
+  }
+
+  private static final class Entry {
+    final long key;
+    int refs = 1;
+
+    Entry(long key) {
+      this.key = key;
+    }
+  }
+}
