@@ -54,6 +54,13 @@ class PickerWorkloadTest {
     Volume tmp = pod.getVolumes().stream().filter(v -> v.getName().equals("tmp")).findFirst().get();
     assertThat(tmp.getEmptyDir()).isNotNull();
     assertThat(pod.getServiceAccountName()).isEqualTo(PICKER);
+    // the tokenizer's native library must unpack under the writable /tmp, not the read-only home
+    assertThat(pod.getContainers().getFirst().getEnv())
+        .anySatisfy(
+            e -> {
+              assertThat(e.getName()).isEqualTo("DJL_CACHE_DIR");
+              assertThat(e.getValue()).startsWith("/tmp/");
+            });
   }
 
   @ParameterizedTest(name = "{0}")
