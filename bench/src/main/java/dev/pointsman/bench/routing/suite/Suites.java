@@ -6,7 +6,14 @@ import java.util.TreeMap;
 /** The bench's suites by name; a new suite is one more entry here. */
 public final class Suites {
   private static final Map<String, Suite> ALL =
-      new TreeMap<>(Map.of("replicas", new ReplicaSuite(), "mismatch", new MismatchSuite()));
+      new TreeMap<>(
+          Map.of(
+              "replicas",
+              new ReplicaSuite(),
+              "mismatch",
+              new MismatchSuite(),
+              "pods-needed",
+              new PodsNeededSuite()));
 
   private Suites() {}
 
