@@ -29,6 +29,18 @@ class PodsNeededTest {
   }
 
   @Test
+  void theSuiteIsRegisteredAndSizesS1ToS5WithTheBaselinesAndTheRoundRobinFloor() {
+    Suite suite = Suites.get("pods-needed");
+    assertThat(suite.scenarios())
+        .extracting(dev.pointsman.bench.routing.scenario.Scenario::name)
+        .containsExactly(
+            "s1-heterogeneous", "s2-bursty", "s3-shared-prefix", "s4-multi-lora", "s5-mixed");
+    assertThat(suite.policies())
+        .contains("round-robin", "weighted-least-request", "dynamo-kv", "pointsman")
+        .doesNotContain("greedy-lookahead");
+  }
+
+  @Test
   void eachPolicyAndSeedIsSearchedOnTheFakeRunner() {
     // a fake runner: pointsman needs 5 pods, the baseline 7 or 8 depending on the seed
     Map<String, Integer> needs = Map.of("pointsman", 5, "weighted-least-request", 7);
