@@ -52,6 +52,7 @@ import picocli.CommandLine.Option;
       "  ./pointsman bench --suite replicas --quick",
       "  ./pointsman bench --suite mismatch --quick",
       "  ./pointsman bench --suite ablations --quick",
+      "  ./pointsman bench --suite pods-needed --quick",
       "  ./pointsman bench --trace my-trace.jsonl --fleet examples/bench-fleet.yaml --quick"
     })
 public final class BenchCommand implements Callable<Integer> {
@@ -103,7 +104,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--quick",
-      description = "Runs a short version (short runs, fewer loads, one seed).")
+      description =
+          "Runs a short version (short runs, fewer loads, one seed unless --seeds says more).")
   boolean quick;
 
   @Option(
@@ -162,6 +164,10 @@ public final class BenchCommand implements Callable<Integer> {
       List<Scenario> bases = selected(err, chosen);
       List<String> defaults = chosen != null ? chosen.policies() : Policies.STANDARD;
       names = new ArrayList<>(policies == null ? defaults : Policies.validate(policies));
+      if (policyFiles != null && "pods-needed".equals(suite)) {
+        throw new IllegalArgumentException(
+            "--policy-file: not supported with --suite pods-needed (expected shipped policies)");
+      }
       if (policyFiles != null) {
         for (Map.Entry<String, Path> e : new TreeMap<>(policyFiles).entrySet()) {
           custom.put(e.getKey(), Policies.readCustom(e.getKey(), e.getValue()));
@@ -172,11 +178,12 @@ public final class BenchCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--threads: " + threads + " (expected >= 1)");
       }
       for (Scenario scenario : bases) {
-        if (seeds != null && !seeds.isEmpty()) {
-          scenario = scenario.withSeeds(seeds);
-        }
         if (quick) {
           scenario = scenario.quickVersion();
+        }
+        if (seeds != null && !seeds.isEmpty()) {
+          // after --quick, which keeps one seed: seeds given explicitly are all run
+          scenario = scenario.withSeeds(seeds);
         }
         if (cleanWorld) {
           scenario = scenario.inCleanWorld();
@@ -199,22 +206,36 @@ public final class BenchCommand implements Callable<Integer> {
     Progress progress = noProgress ? Progress.disabled() : Progress.forTerminal();
     int calibration =
         quick ? BenchRunner.QUICK_CALIBRATION_REQUESTS : BenchRunner.CALIBRATION_REQUESTS;
+    if (chosen != null) {
+      String searched =
+          chosen.search(
+              new Suite.Search(instances, names, seeds, quick, threads, calibration, progress));
+      if (searched != null) {
+        return writeSummary(err, searched);
+      }
+    }
     List<ScenarioResult> results =
         new BenchRunner(names, custom, threads, calibration, progress).run(instances);
     Path report = ReportWriter.write(results, out, commandLine());
     spec.commandLine().getOut().println("bench: wrote " + report);
     if (chosen != null) {
-      Path summary = out.resolve("suite-" + suite + ".md");
-      String text = chosen.summary(results);
-      try {
-        java.nio.file.Files.writeString(summary, text);
-      } catch (java.io.IOException e) {
-        err.println("bench: cannot write " + summary + " (" + e.getMessage() + ")");
-        return 1;
-      }
-      spec.commandLine().getOut().print(text);
-      spec.commandLine().getOut().println("bench: wrote " + summary);
+      return writeSummary(err, chosen.summary(results));
     }
+    return 0;
+  }
+
+  /** Writes and prints the suite's summary. */
+  private int writeSummary(PrintWriter err, String text) {
+    Path summary = out.resolve("suite-" + suite + ".md");
+    try {
+      java.nio.file.Files.createDirectories(out);
+      java.nio.file.Files.writeString(summary, text);
+    } catch (java.io.IOException e) {
+      err.println("bench: cannot write " + summary + " (" + e.getMessage() + ")");
+      return 1;
+    }
+    spec.commandLine().getOut().print(text);
+    spec.commandLine().getOut().println("bench: wrote " + summary);
     return 0;
   }
 

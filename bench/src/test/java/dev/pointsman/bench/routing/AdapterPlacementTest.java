@@ -45,7 +45,7 @@ class AdapterPlacementTest {
     ScenarioResult result =
         BenchCommand.run(
                 List.of(quick),
-                List.of("round-robin", "pointsman", "oracle"),
+                List.of("round-robin", "pointsman", "greedy-lookahead"),
                 true,
                 2,
                 Progress.disabled())

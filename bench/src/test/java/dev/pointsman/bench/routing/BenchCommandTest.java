@@ -48,7 +48,7 @@ class BenchCommandTest {
             "--out",
             out.toString(),
             "--policies",
-            "round-robin,pointsman,oracle",
+            "round-robin,pointsman,greedy-lookahead",
             "--no-progress");
     assertThat(code).as(stderr.toString()).isZero();
 
@@ -79,8 +79,8 @@ class BenchCommandTest {
     assertThat(run.get("tpotMs").fieldNames()).toIterable().containsExactly("p50", "p99");
     assertThat(json.get("knee").fieldNames())
         .toIterable()
-        .containsExactly("round-robin", "pointsman", "oracle");
-    assertThat(json.get("oracleGapCaptured")).isNotNull();
+        .containsExactly("round-robin", "pointsman", "greedy-lookahead");
+    assertThat(json.get("lookaheadGapCaptured")).isNotNull();
     assertThat(out.resolve("tiny-ttft-cdf.png")).isNotEmptyFile();
     assertThat(out.resolve("tiny-p99-ttft.png")).isNotEmptyFile();
     assertThat(out.resolve("tiny-goodput.png")).isNotEmptyFile();
@@ -174,6 +174,13 @@ class BenchCommandTest {
     args[5] = "pointsman=" + policy;
     assertThat(run(new StringWriter(), clash, args)).isEqualTo(2);
     assertThat(clash.toString()).contains("'pointsman' is a shipped policy's name");
+
+    StringWriter search = new StringWriter();
+    String[] pods = {"--suite", "pods-needed", "--quick", "--out", dir.toString(), "--policy-file"};
+    String[] withFile = java.util.Arrays.copyOf(pods, pods.length + 1);
+    withFile[pods.length] = "mine=" + policy;
+    assertThat(run(new StringWriter(), search, withFile)).isEqualTo(2);
+    assertThat(search.toString()).contains("not supported with --suite pods-needed");
 
     StringWriter missing = new StringWriter();
     args[5] = "mine=" + dir.resolve("nope.yaml");

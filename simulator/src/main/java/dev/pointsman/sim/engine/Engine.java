@@ -125,6 +125,20 @@ public final class Engine {
     pending.add(s);
   }
 
+  /**
+   * How many of {@code r}'s prompt tokens the prefix cache holds now, in whole blocks and keeping
+   * one token to compute, as admission would reuse them; nothing changes. What an engine's KV
+   * events let a router know.
+   */
+  public int cachedPromptTokens(SimRequest r) {
+    long identity =
+        identities.computeIfAbsent(r.adapter(), a -> BlockHashes.identity(config.model(), a));
+    long[] hashes =
+        BlockHashes.of(identity, r.prompt(), r.outputContentId(), 0, config.gpu().blockSize());
+    Seq probe = new Seq(r, hashes, now, -1);
+    return sched.kv.cachedPrefixBlocks(probe) * config.gpu().blockSize();
+  }
+
   /** Aborts a live request and frees its blocks; returns false if it is not live. */
   public boolean abort(long requestId) {
     Seq s = live.remove(requestId);

@@ -119,7 +119,8 @@ public final class VirtualCluster {
 
   /**
    * The TTFT {@code request} would get on pod {@code i} if sent now and nothing else arrived: the
-   * oracle's look-ahead. Runs a clone; the cluster is unchanged. Empty if the pod cannot take it.
+   * greedy lookahead's probe. Runs a clone; the cluster is unchanged. Empty if the pod cannot take
+   * it.
    */
   public OptionalDouble probeTtftMs(SimRequest request, int i) {
     double[] first = {Double.NaN};

@@ -41,6 +41,26 @@ class PrefixCacheTest {
   }
 
   @Test
+  void theCachedPromptTokensAreWhatTheNextAdmissionReusesAndAskingChangesNothing() {
+    VirtualCluster c = new VirtualCluster(List.of(config("A100-80")), EngineListener.NONE);
+    Engine pod = c.pod(0);
+    assertThat(pod.cachedPromptTokens(withSystemPrompt(2, 0, ""))).isZero();
+    c.submit(withSystemPrompt(1, 0, ""), 0);
+    c.runUntilIdle();
+    SimRequest next = withSystemPrompt(2, c.now(), "");
+    // the shared 4000-token system prompt is cached; another adapter's blocks are not shared
+    assertThat(pod.cachedPromptTokens(next)).isEqualTo(4000);
+    assertThat(pod.cachedPromptTokens(withSystemPrompt(3, c.now(), "x"))).isZero();
+    long queriesBefore = c.snapshot(0).counters().prefixQueryTokens();
+    assertThat(pod.cachedPromptTokens(next)).isEqualTo(4000);
+    assertThat(c.snapshot(0).counters().prefixQueryTokens()).isEqualTo(queriesBefore);
+    // and admission then reuses exactly that
+    c.submit(next, 0);
+    c.runUntilIdle();
+    assertThat(c.snapshot(0).counters().prefixHitTokens()).isEqualTo(4000);
+  }
+
+  @Test
   void differentAdapterDoesNotShareTheBaseModelsBlocks() {
     Map<Long, RequestResult> r =
         run(config("A100-80"), List.of(withSystemPrompt(1, 0, ""), withSystemPrompt(2, 5000, "x")));

@@ -1,37 +1,34 @@
 package dev.pointsman.bench.routing.policy;
 
 import dev.pointsman.bench.routing.workload.BenchRequest;
-import dev.pointsman.picker.app.PickerApp;
-import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
-import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
- * {@code dynamo-kv}: Dynamo's KV-router cost, in 16-token blocks: prefill blocks pending on the
- * worker + this prompt's blocks − its cached overlap (floored at 0) + decode blocks; lowest wins.
- * Pending prefill and decode blocks are the router's own accounting (requests sent and not yet at
- * their first token; requests past it); the overlap comes from its own prefix index (one
- * 64-character block ≈ one 16-token KV block). Dynamo learns overlaps from KV events; an index of
- * what was sent is the stale-metrics stand-in.
+ * {@code dynamo-kv}: Dynamo's KV router with its defaults ({@code --router-mode kv}; docs "KV Cache
+ * Routing" and {@code lib/kv-router/src/scheduling/selector.rs}): per worker, in KV blocks, {@code
+ * logit = overlap_score_weight × potential_prefill_blocks + potential_active_blocks} with {@code
+ * overlap_score_weight} 1.0 and temperature 0 (the lowest logit wins, ties at random). {@code
+ * potential_prefill_blocks} is the prefill the worker would have with this request: the prompt
+ * tokens it has pending before their first token plus this prompt's uncached tokens, ÷ the block
+ * size. {@code potential_active_blocks} is the blocks its active requests hold plus this request's
+ * new ones. The overlap is engine-exact: by default Dynamo's indexer follows the engines' KV events
+ * (blocks stored and removed), so the bench reads each pod's prefix cache ({@link
+ * FleetView#cachedPromptTokensFromKvEvents}), in the engine's own tokens and 16-token blocks.
+ * Pending and active work is the router's own accounting of what it sent (prompt tokens; the tokens
+ * each request generates are not counted).
  */
 final class DynamoKv implements RoutingPolicy {
-  private static final double BLOCK_TOKENS = 16;
+  /** Dynamo's default {@code --kv-overlap-score-weight}. */
+  static final double OVERLAP_SCORE_WEIGHT = 1.0;
 
   private final FleetView fleet;
   private final RandomGenerator random;
   private final OwnLoad load;
-  private final PrefixIndex index = new PrefixIndex(PickerApp.PREFIX_BLOCKS_PER_ENDPOINT);
-  private final List<String> addresses = new ArrayList<>();
 
   DynamoKv(FleetView fleet, RandomGenerator random) {
     this.fleet = fleet;
     this.random = random;
     this.load = new OwnLoad(fleet.size());
-    for (int i = 0; i < fleet.size(); i++) {
-      addresses.add(FleetView.address(i));
-    }
   }
 
   @Override
@@ -42,18 +39,16 @@ final class DynamoKv implements RoutingPolicy {
   @Override
   public Route route(BenchRequest r) {
     int n = fleet.size();
-    long[] blocks = PrefixHasher.DEFAULT.hash(fleet.model(r), fleet.promptText(r));
-    int[] overlap = index.match(blocks, addresses);
-    double newBlocks = Math.ceil(r.sim().promptTokens() / BLOCK_TOKENS);
+    int prompt = r.sim().promptTokens();
     double[] cost = new double[n];
     for (int i = 0; i < n; i++) {
-      cost[i] =
-          load.prefillTokens(i) / BLOCK_TOKENS
-              + Math.max(0, newBlocks - overlap[i])
-              + load.decodeTokens(i) / BLOCK_TOKENS;
+      double block = fleet.config(i).gpu().blockSize();
+      int cached = Math.min(prompt, fleet.cachedPromptTokensFromKvEvents(r, i));
+      double prefill = (load.prefillTokens(i) + prompt - cached) / block;
+      double active = load.liveTokens(i) / block + Math.ceil((prompt - cached) / block);
+      cost[i] = OVERLAP_SCORE_WEIGHT * prefill + active;
     }
     int pod = Ties.argMin(cost, random);
-    index.record(addresses.get(pod), blocks);
     load.assign(r, pod);
     return Route.to(pod);
   }

@@ -26,7 +26,7 @@ import java.util.Set;
  * registers adapters on some pods only, and the request as the gateway reads it ({@link
  * ClientRequests}: the parsed body, its token estimate and prompt prefix). Each picker replica has
  * its own view, scraped on its own schedule. The exact cluster is reachable only through {@link
- * #exactClusterForOracle()}.
+ * #exactClusterForLookahead()}.
  *
  * <p>A failed scrape keeps the pod's last metrics, as the picker's datastore does; after {@link
  * DatastoreConfig#DEFAULT}'s threshold of consecutive failures, or that long without a success, the
@@ -45,6 +45,7 @@ public final class FleetView {
   private final long[] lastHits;
   private final int[] failures;
   private final double[] lastSuccessMs;
+  private final double[] capacities;
   private PoolSnapshot pool;
 
   public FleetView(List<EngineConfig> configs, String baseModel, VirtualCluster cluster) {
@@ -80,6 +81,26 @@ public final class FleetView {
       VirtualCluster cluster,
       List<Set<String>> registered,
       ClientRequests requests) {
+    this(configs, cluster, registered, requests, null);
+  }
+
+  /**
+   * @param registered the adapters registered on each pod, or null when every pod serves every
+   *     adapter
+   * @param requests the requests as the gateway receives them (shared by every replica's view)
+   * @param capacities each pod's measured capacity in requests per second, what an operator knows
+   *     when setting static weights; null when unknown (every pod 1)
+   */
+  public FleetView(
+      List<EngineConfig> configs,
+      VirtualCluster cluster,
+      List<Set<String>> registered,
+      ClientRequests requests,
+      double[] capacities) {
+    if (capacities != null && capacities.length != configs.size()) {
+      throw new IllegalArgumentException(
+          "capacities: " + capacities.length + " pods (expected " + configs.size() + ")");
+    }
     if (registered != null && registered.size() != configs.size()) {
       throw new IllegalArgumentException(
           "registered: " + registered.size() + " pods (expected " + configs.size() + ")");
@@ -94,6 +115,7 @@ public final class FleetView {
     lastHits = new long[n];
     failures = new int[n];
     lastSuccessMs = new double[n];
+    this.capacities = capacities == null ? filled(n) : capacities.clone();
     for (int i = 0; i < n; i++) {
       Endpoint e =
           new Endpoint(
@@ -111,8 +133,31 @@ public final class FleetView {
     return all;
   }
 
+  private static double[] filled(int n) {
+    double[] out = new double[n];
+    java.util.Arrays.fill(out, 1);
+    return out;
+  }
+
   public int size() {
     return states.length;
+  }
+
+  /**
+   * Each pod's measured capacity (requests per second on the scenario's traffic, the bench's
+   * calibration), or 1 each when unknown: what an operator sets static weights from.
+   */
+  public double[] capacities() {
+    return capacities.clone();
+  }
+
+  /**
+   * The prompt tokens of {@code r} that {@code pod}'s prefix cache holds now, exactly: what a
+   * router that subscribes to the engines' KV events (Dynamo's KV router) knows, without the
+   * events' delay.
+   */
+  public int cachedPromptTokensFromKvEvents(BenchRequest r, int pod) {
+    return cluster.pod(pod).cachedPromptTokens(r.sim());
   }
 
   public static String address(int pod) {
@@ -232,8 +277,8 @@ public final class FleetView {
     pool = null;
   }
 
-  /** The exact simulated cluster. Only the oracle may read it: real gateways cannot. */
-  public VirtualCluster exactClusterForOracle() {
+  /** The exact simulated cluster. Only the greedy lookahead may read it: real gateways cannot. */
+  public VirtualCluster exactClusterForLookahead() {
     return cluster;
   }
 }

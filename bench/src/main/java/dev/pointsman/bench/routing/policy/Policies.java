@@ -5,6 +5,7 @@ import dev.pointsman.picker.scheduling.PluginSpec;
 import dev.pointsman.picker.scheduling.Plugins;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.picker.scheduling.SchedulingPolicy;
+import dev.pointsman.picker.scheduling.WeightedScorer;
 import dev.pointsman.picker.scheduling.prior.SpeedPriors;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,7 +19,9 @@ public final class Policies {
       List.of(
           "random",
           "round-robin",
+          "weighted-round-robin",
           "least-request",
+          "weighted-least-request",
           "queue-only",
           "kv-only",
           "prefix-only",
@@ -27,7 +30,7 @@ public final class Policies {
           "sglang-least-load",
           "dynamo-kv",
           "pointsman",
-          "oracle");
+          "greedy-lookahead");
 
   /**
    * The policies of the standard run ({@code --scenario} without {@code --policies}): what an
@@ -38,7 +41,21 @@ public final class Policies {
   /** Random choice and the single-scorer schedulers: {@code --suite ablations}. */
   public static final List<String> ABLATIONS = ALL.stream().filter(Policies::ablation).toList();
 
-  /** SGLang cache-aware thresholds: cache 0.3, balance abs 64, balance rel 1.5 (signals.md). */
+  /**
+   * The llm-d router's default scorers and weights (the Gateway API Inference Extension's default
+   * profile: queue 2, KV-cache utilization 2, prefix cache 3, max-score picker).
+   */
+  static final List<PluginSpec> GIE_DEFAULT_SCORERS =
+      List.of(
+          PluginSpec.of("queue-scorer", 2),
+          PluginSpec.of("kv-cache-utilization-scorer", 2),
+          PluginSpec.of("prefix-cache-scorer", 3));
+
+  /**
+   * SGLang cache-aware thresholds, the SGLang model gateway's defaults ({@code --cache-threshold}
+   * 0.3, {@code --balance-abs-threshold} 64, {@code --balance-rel-threshold} 1.5; its
+   * load-balancing docs).
+   */
   public static final double SGLANG_CACHE_THRESHOLD = 0.3;
 
   public static final int SGLANG_BALANCE_ABS = 64;
@@ -74,19 +91,14 @@ public final class Policies {
     return switch (name) {
       case "random" -> SimplePolicies.random(n, random);
       case "round-robin" -> SimplePolicies.roundRobin(n);
+      case "weighted-round-robin" -> EnvoyWeighted.roundRobin(fleet);
       case "least-request" -> SimplePolicies.leastRequest(n, random);
+      case "weighted-least-request" -> EnvoyWeighted.leastRequest(fleet, random);
       case "queue-only" -> scorers(name, fleet, random, PluginSpec.of("queue-scorer", 1));
       case "kv-only" ->
           scorers(name, fleet, random, PluginSpec.of("kv-cache-utilization-scorer", 1));
       case "prefix-only" -> scorers(name, fleet, random, PluginSpec.of("prefix-cache-scorer", 1));
-      case "gie-default" ->
-          scorers(
-              name,
-              fleet,
-              random,
-              PluginSpec.of("queue-scorer", 2),
-              PluginSpec.of("kv-cache-utilization-scorer", 2),
-              PluginSpec.of("prefix-cache-scorer", 3));
+      case "gie-default" -> gieDefault(fleet, random);
       case "sglang-cache-aware" ->
           new SglangCacheAware(
               fleet, random, SGLANG_CACHE_THRESHOLD, SGLANG_BALANCE_ABS, SGLANG_BALANCE_REL);
@@ -94,7 +106,7 @@ public final class Policies {
       case "dynamo-kv" -> new DynamoKv(fleet, random);
       case "pointsman" ->
           new SchedulerPolicy(name, Plugins.build(PolicyConfig.defaults()), fleet, random);
-      case "oracle" -> new Oracle(fleet, random);
+      case "greedy-lookahead" -> new GreedyLookahead(fleet, random);
       default -> throw new IllegalArgumentException(unknown(name));
     };
   }
@@ -138,10 +150,32 @@ public final class Policies {
 
   private static RoutingPolicy scorers(
       String name, FleetView fleet, RandomGenerator random, PluginSpec... specs) {
-    SchedulingPolicy policy =
-        Plugins.build(
-            new PolicyConfig(
-                List.of(), List.of(specs), PluginSpec.of("max-score-picker"), 0, null));
-    return new SchedulerPolicy(name, policy, fleet, random);
+    return new SchedulerPolicy(name, blend(List.of(specs)), fleet, random);
+  }
+
+  private static SchedulingPolicy blend(List<PluginSpec> specs) {
+    return Plugins.build(
+        new PolicyConfig(List.of(), specs, PluginSpec.of("max-score-picker"), 0, null));
+  }
+
+  /**
+   * {@code gie-default}: the llm-d router's default blend, with its LoRA-affinity scorer (weight 1,
+   * scored as GIE scores it: {@link GieLoraAffinity}) where clients name adapters.
+   */
+  static RoutingPolicy gieDefault(FleetView fleet, RandomGenerator random) {
+    return new SchedulerPolicy(
+        "gie-default", gieDefault(!fleet.requests().adapters().isEmpty()), fleet, random);
+  }
+
+  /** The llm-d default blend, with GIE's LoRA-affinity scorer when {@code adapters}. */
+  static SchedulingPolicy gieDefault(boolean adapters) {
+    SchedulingPolicy base = blend(GIE_DEFAULT_SCORERS);
+    if (!adapters) {
+      return base;
+    }
+    List<WeightedScorer> scorers = new java.util.ArrayList<>(base.scorers());
+    scorers.add(new WeightedScorer(new GieLoraAffinity(), GieLoraAffinity.WEIGHT));
+    return new SchedulingPolicy(
+        base.filters(), scorers, base.picker(), base.fallbacks(), base.saturation());
   }
 }

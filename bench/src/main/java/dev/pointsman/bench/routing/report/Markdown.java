@@ -86,18 +86,23 @@ public final class Markdown {
     sb.append(" | goodput @").append(pct(h)).append(" |\n|---|---|---|---|---|---|\n");
     for (String p : r.policies()) {
       List<RunResult> at = r.at(p, h);
-      Double gap = r.oracleGapCaptured().get(p);
+      Double gap = r.lookaheadGapCaptured().get(p);
       double top = r.loads().isEmpty() ? Double.NaN : r.loads().get(r.loads().size() - 1);
       Double knee = r.knee().get(p);
       boolean atTop = knee != null && Math.abs(knee - top) < 1e-9;
       sb.append("| ").append(p).append(" | ").append(atTop ? "≥ " : "").append(pct(knee));
       sb.append(" | ").append(gap == null ? "–" : pct(gap));
-      sb.append(" | ").append(ms(ScenarioResult.mean(at, x -> x.ttftMs().mean())));
-      sb.append(" | ").append(ms(ScenarioResult.mean(at, x -> x.ttftMs().p99())));
-      sb.append(" | ").append(fmt(ScenarioResult.mean(at, RunResult::goodputReqPerS), 2));
+      sb.append(" | ").append(cell(at, x -> x.ttftMs().mean(), true));
+      sb.append(" | ").append(cell(at, x -> x.ttftMs().p99(), true));
+      sb.append(" | ").append(cell(at, RunResult::goodputReqPerS, false));
       sb.append(" |\n");
     }
     sb.append('\n');
+    if (s.seeds().size() >= MIN_SEEDS_FOR_INTERVAL) {
+      sb.append("Each figure: mean ± half-width of the 95% t-interval over the ")
+          .append(s.seeds().size())
+          .append(" seeds.\n\n");
+    }
     ladder(sb, r, "p99 TTFT (ms)", x -> x.ttftMs().p99(), true);
     ladder(sb, r, "mean TTFT (ms)", x -> x.ttftMs().mean(), true);
     ladder(sb, r, "goodput (req/s)", RunResult::goodputReqPerS, false);
@@ -123,8 +128,7 @@ public final class Markdown {
     for (String p : r.policies()) {
       sb.append("| ").append(p).append(" |");
       for (double l : loads) {
-        double v = ScenarioResult.mean(r.at(p, l), f);
-        sb.append(' ').append(millis ? ms(v) : fmt(v, 2)).append(" |");
+        sb.append(' ').append(cell(r.at(p, l), f, millis)).append(" |");
       }
       sb.append('\n');
     }
@@ -163,6 +167,24 @@ public final class Markdown {
       sb.append(" |\n");
     }
     sb.append('\n');
+  }
+
+  /** Seeds from which a table cell shows its 95% interval, not the mean alone. */
+  static final int MIN_SEEDS_FOR_INTERVAL = 3;
+
+  /**
+   * One table cell over seeds: the mean, and with {@link #MIN_SEEDS_FOR_INTERVAL} or more seeds "±
+   * the half-width of its 95% t-interval".
+   */
+  static String cell(List<RunResult> runs, ToDoubleFunction<RunResult> f, boolean millis) {
+    double mean = ScenarioResult.mean(runs, f);
+    String m = millis ? ms(mean) : fmt(mean, 2);
+    if (runs.size() < MIN_SEEDS_FOR_INTERVAL || Double.isNaN(mean)) {
+      return m;
+    }
+    double[] values = runs.stream().mapToDouble(f).toArray();
+    double h = dev.pointsman.bench.routing.run.Stats.halfWidth95(values);
+    return m + " ± " + (millis ? ms(h) : fmt(h, 2));
   }
 
   static String fleet(Scenario s) {

@@ -117,7 +117,8 @@ public final class BenchRunner {
     return t;
   }
 
-  private static <T> T get(Future<T> f) {
+  /** The value of {@code f}, rethrowing its runtime failure as it was thrown. */
+  public static <T> T get(Future<T> f) {
     try {
       return f.get();
     } catch (InterruptedException e) {
@@ -137,7 +138,7 @@ public final class BenchRunner {
     double cost() {
       double requests =
           load * capacity.fleetRequestsPerSecond() * scenario.forLoad(load).durationSeconds();
-      return requests * ("oracle".equals(policy) ? 20 : 1);
+      return requests * ("greedy-lookahead".equals(policy) ? 20 : 1);
     }
   }
 }

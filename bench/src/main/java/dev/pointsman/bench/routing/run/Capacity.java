@@ -38,8 +38,18 @@ public final class Capacity {
 
   /** Calibrates with {@code requests} requests per distinct pod configuration. */
   public static Capacity calibrate(Scenario scenario, int requests, long seed) {
+    return calibrate(scenario, requests, seed, new HashMap<>());
+  }
+
+  /**
+   * Calibrates as {@link #calibrate(Scenario, int, long)}, reusing the per-configuration rates in
+   * {@code memo} (filled with the ones measured here): for fleets of one scenario's traffic that
+   * differ only in pod counts. {@code memo} must be safe for concurrent use if shared.
+   */
+  public static Capacity calibrate(
+      Scenario scenario, int requests, long seed, Map<String, Double> memo) {
     List<EngineConfig> configs = Fleets.configs(scenario);
-    Map<String, Double> byKey = new HashMap<>();
+    Map<String, Double> byKey = memo;
     Map<String, Double> byProfile = new LinkedHashMap<>();
     double[] perPod = new double[configs.size()];
     for (int i = 0; i < configs.size(); i++) {

@@ -118,7 +118,8 @@ public final class PolicyRun {
               configs,
               cluster,
               scenario.lora() == null ? null : scenario.lora().placement(configs.size()),
-              clients));
+              clients,
+              capacity.perPod()));
     }
     policy =
         Gateway.create(

@@ -39,6 +39,32 @@ public final class Stats {
     return Math.sqrt(ss / values.length) / m;
   }
 
+  /** Two-sided 95% Student-t critical values for 1..30 degrees of freedom. */
+  private static final double[] T95 = {
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+    2.052, 2.048, 2.045, 2.042
+  };
+
+  /**
+   * Half-width of the 95% confidence interval of the mean of {@code values} (Student's t with n − 1
+   * degrees of freedom, sample standard deviation); NaN with fewer than two values. Past 30 degrees
+   * of freedom the normal 1.96.
+   */
+  public static double halfWidth95(double[] values) {
+    int n = values.length;
+    if (n < 2) {
+      return Double.NaN;
+    }
+    double m = mean(values);
+    double ss = 0;
+    for (double v : values) {
+      ss += (v - m) * (v - m);
+    }
+    double t = n - 1 <= T95.length ? T95[n - 2] : 1.96;
+    return t * Math.sqrt(ss / (n - 1)) / Math.sqrt(n);
+  }
+
   static double[] sorted(double[] values, int n) {
     double[] out = Arrays.copyOf(values, n);
     Arrays.sort(out);

@@ -40,6 +40,9 @@ import java.util.List;
  *     it is cut and counted. Null: the model's own (131,072 for Llama-3.1), lowered to what the
  *     smallest pod's KV cache holds, as vLLM requires ({@code ServedContext})
  * @param trace a request trace replayed instead of {@code workload} and {@code arrival}, or null
+ * @param rateReqPerS the absolute request rate at which the pods-needed suite sizes the fleet, or
+ *     null for its default ({@code PodsNeededSuite}: half the fleet's capacity on plain
+ *     ShareGPT-like traffic)
  */
 public record Scenario(
     String name,
@@ -65,7 +68,8 @@ public record Scenario(
     List<Variant> variants,
     ProductionSpec production,
     Integer contextTokens,
-    TraceSpec trace) {
+    TraceSpec trace,
+    Double rateReqPerS) {
 
   public Scenario {
     if (name == null || !name.matches("[a-z0-9][a-z0-9.-]*")) {
@@ -92,6 +96,9 @@ public record Scenario(
     }
     if (contextTokens != null) {
       Check.atLeast("contextTokens", contextTokens, 0, 256);
+    }
+    if (rateReqPerS != null) {
+      Check.positive("rateReqPerS", rateReqPerS, 1);
     }
     arrival = arrival == null ? ArrivalSpec.poisson() : arrival;
     loads = checkLoads("loads", Check.required("loads", loads));
@@ -175,7 +182,8 @@ public record Scenario(
                 null,
                 production,
                 contextTokens,
-                trace));
+                trace,
+                rateReqPerS));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("variants[" + i + "]." + e.getMessage(), e);
       }
@@ -210,7 +218,8 @@ public record Scenario(
         variants,
         production,
         contextTokens,
-        trace);
+        trace,
+        rateReqPerS);
   }
 
   /**
@@ -243,7 +252,8 @@ public record Scenario(
         variants,
         production,
         contextTokens,
-        trace);
+        trace,
+        rateReqPerS);
   }
 
   /** A copy with other seeds. */
@@ -271,13 +281,70 @@ public record Scenario(
       Double newHeadlineDurationSeconds,
       List<Long> newSeeds,
       ProductionSpec newProduction) {
+    return copy(
+        newName,
+        fleet,
+        workload,
+        lora,
+        newDurationSeconds,
+        newHeadlineDurationSeconds,
+        newSeeds,
+        newProduction,
+        variants);
+  }
+
+  /** A copy named {@code newName} on another fleet, without variants, every other field kept. */
+  public Scenario withFleet(String newName, List<PodGroup> newFleet) {
+    return copy(
+        newName,
+        newFleet,
+        workload,
+        lora,
+        durationSeconds,
+        headlineDurationSeconds,
+        seeds,
+        production,
+        null);
+  }
+
+  /**
+   * This scenario's fleet and settings with plain traffic: ShareGPT-like base-model requests, no
+   * shared prefixes and no adapters, so a single pod's saturation rate does not depend on cache or
+   * adapter-slot thrashing.
+   */
+  public Scenario withPlainTraffic() {
+    if (trace != null) {
+      throw new IllegalArgumentException(name + ": a trace scenario has no plain-traffic version");
+    }
+    return copy(
+        name + "-plain",
+        fleet,
+        List.of(WorkloadPart.of("sharegpt")),
+        null,
+        durationSeconds,
+        headlineDurationSeconds,
+        seeds,
+        production,
+        null);
+  }
+
+  private Scenario copy(
+      String newName,
+      List<PodGroup> newFleet,
+      List<WorkloadPart> newWorkload,
+      LoraMix newLora,
+      Double newDurationSeconds,
+      Double newHeadlineDurationSeconds,
+      List<Long> newSeeds,
+      ProductionSpec newProduction,
+      List<Variant> newVariants) {
     return new Scenario(
         newName,
         description,
         model,
-        fleet,
-        workload,
-        lora,
+        newFleet,
+        newWorkload,
+        newLora,
         arrival,
         loads,
         headlineLoad,
@@ -292,10 +359,11 @@ public record Scenario(
         cleanWorld,
         slo,
         quick,
-        variants,
+        newVariants,
         newProduction,
         contextTokens,
-        trace);
+        trace,
+        rateReqPerS);
   }
 
   /** The ladder load closest to {@link #headlineLoad}. */

@@ -40,7 +40,8 @@ public final class TraceScenarios {
         null,
         null,
         fleet.contextTokens(),
-        spec);
+        spec,
+        null);
   }
 
   /** {@code trace-} and the file's name without folders and extensions, in scenario-name form. */

@@ -1,5 +1,6 @@
 package dev.pointsman.bench.routing.suite;
 
+import dev.pointsman.bench.routing.run.Progress;
 import dev.pointsman.bench.routing.run.ScenarioResult;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import java.util.List;
@@ -22,4 +23,32 @@ public interface Suite {
 
   /** The side-by-side summary of the results, as Markdown. */
   String summary(List<ScenarioResult> results);
+
+  /**
+   * Runs the suite's own search instead of the standard ladder and returns its summary; null (the
+   * default) for a suite that runs on the standard ladder and is summarised by {@link #summary}.
+   */
+  default String search(Search run) {
+    return null;
+  }
+
+  /**
+   * What a searching suite runs on.
+   *
+   * @param instances the scenarios, variants expanded, already shortened by {@code --quick}
+   * @param policies the policies
+   * @param seeds the seeds given on the command line, or null
+   * @param quick whether {@code --quick} was given
+   * @param threads parallel runs
+   * @param calibrationRequests requests per pod configuration when calibrating capacity
+   * @param progress where progress goes
+   */
+  record Search(
+      List<Scenario> instances,
+      List<String> policies,
+      List<Long> seeds,
+      boolean quick,
+      int threads,
+      int calibrationRequests,
+      Progress progress) {}
 }

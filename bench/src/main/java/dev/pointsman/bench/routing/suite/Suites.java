@@ -13,7 +13,9 @@ public final class Suites {
               "mismatch",
               new MismatchSuite(),
               "ablations",
-              new AblationSuite()));
+              new AblationSuite(),
+              "pods-needed",
+              new PodsNeededSuite()));
 
   private Suites() {}
 

@@ -36,7 +36,13 @@ class PoliciesTest {
     assertThat(Policies.ABLATIONS)
         .containsExactly("random", "queue-only", "kv-only", "prefix-only");
     assertThat(Policies.STANDARD)
-        .contains("round-robin", "least-request", "gie-default", "pointsman", "oracle")
+        .contains(
+            "round-robin",
+            "weighted-round-robin",
+            "weighted-least-request",
+            "gie-default",
+            "pointsman",
+            "greedy-lookahead")
         .doesNotContainAnyElementsOf(Policies.ABLATIONS)
         .hasSize(Policies.ALL.size() - Policies.ABLATIONS.size());
   }
@@ -75,9 +81,10 @@ class PoliciesTest {
     assertThat(h100).isGreaterThan(13);
   }
 
+  // policies that track what they sent (dynamo-kv reads the engines' caches instead: below)
   @Test
   void cacheAwarePoliciesFollowTheSharedPrefix() {
-    for (String name : List.of("sglang-cache-aware", "dynamo-kv", "prefix-only")) {
+    for (String name : List.of("sglang-cache-aware", "prefix-only")) {
       RoutingPolicy p =
           Policies.create(name, fleet("A100-80", "A100-80", "A100-80"), new SplittableRandom(5));
       BenchRequest one = request(1, 77, 2000);
@@ -90,6 +97,46 @@ class PoliciesTest {
         p.onFinish(next, pod);
       }
     }
+  }
+
+  @Test
+  void dynamoKvReadsTheEnginesCacheNotJustWhatItSent() {
+    // the prompt was served on pod 2 before the router existed: only the engine's KV events
+    // (engine-exact overlap) can tell the router pod 2 holds it
+    for (long seed = 1; seed <= 8; seed++) {
+      List<EngineConfig> configs = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        configs.add(EngineConfig.of("p" + i, "base", gpus.get("A100-80")));
+      }
+      VirtualCluster cluster = new VirtualCluster(configs, EngineListener.NONE);
+      cluster.submit(request(1, 77, 2000).sim(), 2);
+      cluster.runUntilIdle();
+      FleetView fleet = new FleetView(configs, "base", cluster);
+      RoutingPolicy p = Policies.create("dynamo-kv", fleet, new SplittableRandom(seed));
+      BenchRequest next =
+          new BenchRequest(
+              SimRequest.of(2, cluster.now(), List.of(new Segment(77, 2000)), 10),
+              "sharegpt",
+              false);
+      assertThat(fleet.cachedPromptTokensFromKvEvents(next, 2)).isGreaterThan(1900);
+      assertThat(fleet.cachedPromptTokensFromKvEvents(next, 0)).isZero();
+      assertThat(p.route(next).pod()).as("seed %d", seed).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void gieDefaultAddsItsLoraAffinityScorerOnlyWhereAdaptersExist() {
+    assertThat(Policies.gieDefault(false).scorers())
+        .extracting(w -> w.scorer().type() + "=" + w.weight())
+        .containsExactly(
+            "queue-scorer=2.0", "kv-cache-utilization-scorer=2.0", "prefix-cache-scorer=3.0");
+    assertThat(Policies.gieDefault(true).scorers())
+        .extracting(w -> w.scorer().type() + "=" + w.weight())
+        .containsExactly(
+            "queue-scorer=2.0",
+            "kv-cache-utilization-scorer=2.0",
+            "prefix-cache-scorer=3.0",
+            "gie-lora-affinity-scorer=1.0");
   }
 
   @Test

@@ -142,6 +142,7 @@ class ScenariosTest {
                     null,
                     null,
                     null,
+                    null,
                     null))
         .hasMessageContaining("loads[1]: 0.2 (expected ascending loads)");
   }

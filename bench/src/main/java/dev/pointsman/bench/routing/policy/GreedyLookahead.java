@@ -10,17 +10,18 @@ import java.util.Arrays;
 import java.util.random.RandomGenerator;
 
 /**
- * {@code oracle}: not a real policy but the ceiling. It sees the exact state of every pod, clones
- * each, plays the request forward on the clone (nothing else arriving) and picks the pod with the
- * true minimum TTFT. Pods are probed cheapest-looking first and a probe stops as soon as it is
- * slower than the best so far; pods whose lower bound (API overhead plus one minimal step) cannot
- * beat it are skipped. Neither changes the choice; both save most of the cost. Probes stop at a
- * {@link #HORIZON_MS} TTFT horizon (see there). Pods where the request's adapter is not registered
- * are never chosen.
+ * {@code greedy-lookahead}: not a policy a gateway could run (it reads the exact state of every
+ * pod), and not a bound either: it clones each pod, plays the request forward on the clone (nothing
+ * else arriving) and picks the pod with the minimum TTFT for this request alone, blind to what its
+ * choice does to later requests, so other policies can and do beat it. Pods are probed
+ * cheapest-looking first and a probe stops as soon as it is slower than the best so far; pods whose
+ * lower bound (API overhead plus one minimal step) cannot beat it are skipped. Neither changes the
+ * choice; both save most of the cost. Probes stop at a {@link #HORIZON_MS} TTFT horizon (see
+ * there). Pods where the request's adapter is not registered are never chosen.
  */
-final class Oracle implements RoutingPolicy {
+final class GreedyLookahead implements RoutingPolicy {
   /**
-   * How far ahead a probe plays (ms of TTFT). Past it, in deep overload only, the oracle stops
+   * How far ahead a probe plays (ms of TTFT). Past it, in deep overload only, the lookahead stops
    * simulating and takes the pod with the least exact queued prompt work per unit of prefill speed;
    * without it one decision could replay minutes of a saturated engine.
    */
@@ -29,19 +30,19 @@ final class Oracle implements RoutingPolicy {
   private final FleetView fleet;
   private final RandomGenerator random;
 
-  Oracle(FleetView fleet, RandomGenerator random) {
+  GreedyLookahead(FleetView fleet, RandomGenerator random) {
     this.fleet = fleet;
     this.random = random;
   }
 
   @Override
   public String name() {
-    return "oracle";
+    return "greedy-lookahead";
   }
 
   @Override
   public Route route(BenchRequest r) {
-    VirtualCluster cluster = fleet.exactClusterForOracle();
+    VirtualCluster cluster = fleet.exactClusterForLookahead();
     int n = cluster.size();
     Integer[] order = new Integer[n];
     double[] guess = new double[n];

@@ -1,0 +1,90 @@
+package dev.pointsman.bench.routing.policy;
+
+import dev.pointsman.bench.routing.workload.BenchRequest;
+import java.util.random.RandomGenerator;
+
+/**
+ * The two weighted balancers an operator would set in Envoy for a mixed-GPU fleet, with the static
+ * per-pod weights of {@link EnvoyWeights} (from measured capacity). Sources: Envoy's load balancer
+ * docs ("Supported load balancers": weighted round robin, weighted least request) and {@code
+ * least_request.proto} ({@code choice_count} default 2, {@code active_request_bias} default 1.0),
+ * and {@code source/extensions/load_balancing_policies/least_request/ least_request_lb.cc} (v1.35:
+ * P2C when all weights are equal, else an EDF schedule with the weight {@code load_balancing_weight
+ * / (active_requests + 1)^active_request_bias} read at pick time).
+ */
+final class EnvoyWeighted {
+  /** Envoy's default {@code active_request_bias}. */
+  static final double ACTIVE_REQUEST_BIAS = 1.0;
+
+  private EnvoyWeighted() {}
+
+  /**
+   * {@code weighted-round-robin}: Envoy's {@code ROUND_ROBIN} with endpoint weights, an EDF
+   * schedule in which each pod is picked in proportion to its weight, blind to load.
+   */
+  static RoutingPolicy roundRobin(FleetView fleet) {
+    int[] weights = EnvoyWeights.of(fleet.capacities());
+    EdfSchedule edf = new EdfSchedule(weights.length, i -> weights[i]);
+    return new RoutingPolicy() {
+      @Override
+      public String name() {
+        return "weighted-round-robin";
+      }
+
+      @Override
+      public Route route(BenchRequest request) {
+        return Route.to(edf.pick(i -> weights[i]));
+      }
+    };
+  }
+
+  /**
+   * {@code weighted-least-request}: Envoy's {@code LEAST_REQUEST} with endpoint weights and its
+   * defaults. Equal weights: two random pods, the one with fewer active requests (the first drawn
+   * on a tie), as {@code least-request}. Unequal weights: the EDF schedule whose weights fall with
+   * the pod's active requests, {@code weight / (active + 1)^bias}. Active requests are this
+   * router's own, in flight until the response ends.
+   */
+  static RoutingPolicy leastRequest(FleetView fleet, RandomGenerator random) {
+    int[] weights = EnvoyWeights.of(fleet.capacities());
+    int n = weights.length;
+    OwnLoad load = new OwnLoad(n);
+    boolean equal = EnvoyWeights.allEqual(weights);
+    java.util.function.IntToDoubleFunction dynamic =
+        i -> weights[i] / Math.pow(load.liveRequests(i) + 1, ACTIVE_REQUEST_BIAS);
+    EdfSchedule edf = equal ? null : new EdfSchedule(n, dynamic);
+    return new RoutingPolicy() {
+      @Override
+      public String name() {
+        return "weighted-least-request";
+      }
+
+      @Override
+      public Route route(BenchRequest request) {
+        int pod = equal ? twoChoices(n, load, random) : edf.pick(dynamic);
+        load.assign(request, pod);
+        return Route.to(pod);
+      }
+
+      @Override
+      public void onFinish(BenchRequest request, int pod) {
+        load.finish(request, pod);
+      }
+    };
+  }
+
+  /**
+   * Envoy's P2C: {@code choice_count} pods drawn at random (with replacement, as Envoy draws them),
+   * the one with the fewest active requests, the first drawn on a tie.
+   */
+  static int twoChoices(int pods, OwnLoad load, RandomGenerator random) {
+    int best = -1;
+    for (int i = 0; i < EnvoyBalancer.CHOICE_COUNT; i++) {
+      int candidate = random.nextInt(pods);
+      if (best < 0 || load.liveRequests(candidate) < load.liveRequests(best)) {
+        best = candidate;
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,301 @@
+package dev.pointsman.bench.routing.suite;
+
+import dev.pointsman.bench.routing.run.Stats;
+import dev.pointsman.bench.routing.scenario.Scenario;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The pods-needed summary: per scenario, per policy the pods needed on each seed, their mean with
+ * the 95% t-interval and the seed-wise maximum, and the same as cost per hour; then pointsman
+ * against the best baseline, a win or a loss only where the intervals separate.
+ */
+final class PodsNeededReport {
+  /** Policies that are not baselines: the product, and the lookahead that no gateway could run. */
+  static final List<String> NOT_BASELINES = List.of("pointsman", "greedy-lookahead");
+
+  private PodsNeededReport() {}
+
+  /**
+   * Pods needed by one policy over seeds.
+   *
+   * @param pods per seed, the smallest passing fleet, or -1 when the largest tried failed
+   * @param costs per seed, its cost per hour (NaN when none passed)
+   * @param maxPods the largest fleet tried: a seed that failed it needs more
+   */
+  record Row(String policy, int[] pods, double[] costs, int maxPods) {
+    boolean complete() {
+      for (int p : pods) {
+        if (p < 0) {
+          return false;
+        }
+      }
+      return pods.length > 0;
+    }
+
+    double mean() {
+      return complete() ? Stats.mean(asDoubles(pods)) : Double.POSITIVE_INFINITY;
+    }
+
+    double halfWidth() {
+      return complete() ? Stats.halfWidth95(asDoubles(pods)) : Double.NaN;
+    }
+
+    /**
+     * The interval's ends; a single seed or identical seeds give the point itself. With a seed that
+     * failed the largest fleet the interval is unbounded above and starts at the fewest pods any
+     * seed can need (a failed seed needs more than the largest fleet).
+     */
+    double low() {
+      if (!complete()) {
+        int least = maxPods + 1;
+        for (int p : pods) {
+          least = p < 0 ? least : Math.min(least, p);
+        }
+        return least;
+      }
+      double h = halfWidth();
+      return mean() - (Double.isNaN(h) ? 0 : h);
+    }
+
+    double high() {
+      double h = halfWidth();
+      return complete() ? mean() + (Double.isNaN(h) ? 0 : h) : Double.POSITIVE_INFINITY;
+    }
+  }
+
+  /** Win, loss or neither for {@code product} against {@code baseline}. */
+  static String verdict(Row product, Row baseline) {
+    if (product.high() < baseline.low()) {
+      return "win";
+    }
+    if (baseline.high() < product.low()) {
+      return "loss";
+    }
+    return "no separation";
+  }
+
+  static String markdown(
+      List<PodsNeeded.Scenario> plans,
+      List<String> policies,
+      List<Long> seeds,
+      List<PodsNeeded.Outcome> outcomes,
+      GpuPrices prices,
+      boolean quick) {
+    StringBuilder sb = new StringBuilder("# Pods needed for the SLO\n\n");
+    sb.append(
+            "Per scenario at a stated request rate, per policy and seed: the smallest fleet (the"
+                + " scenario's GPU mix scaled in whole pods: one pod of each pool first, then pods in"
+                + " Sainte-Laguë order of the scenario's counts, so fleets are nested and the"
+                + " scenario's own fleet is one of them) whose p99 TTFT meets the scenario's knee SLO"
+                + " with at least 99.9% of the measured requests served; monotone search from the"
+                + " scenario's own size (bisect below it, or double and bisect), each size run once."
+                + " Mean and 95% t-interval over seeds (n = ")
+        .append(seeds.size())
+        .append(", seeds ")
+        .append(seeds)
+        .append(
+            "), and the seed-wise maximum (what one would provision for the worst seed seen)."
+                + " Cost: ")
+        .append(prices.currency())
+        .append(" per hour, on-demand, ")
+        .append(prices.region())
+        .append(" (bench/src/main/resources/dev/pointsman/bench/prices/gpu-prices.yaml, ")
+        .append(prices.retrieved())
+        .append(")")
+        .append(quick ? ". **--quick**: short runs, S1 and S5 only." : ".")
+        .append("\n");
+    for (PodsNeeded.Scenario plan : plans) {
+      scenario(sb, plan, policies, outcomes, prices);
+    }
+    return sb.toString();
+  }
+
+  private static void scenario(
+      StringBuilder sb,
+      PodsNeeded.Scenario plan,
+      List<String> policies,
+      List<PodsNeeded.Outcome> outcomes,
+      GpuPrices prices) {
+    Scenario s = plan.scenario();
+    sb.append("\n## ").append(s.name()).append("\n\n");
+    sb.append(
+        format(
+            "- Rate: %.1f req/s (%s); base fleet %s (%d pods, %s/h); searched %d–%d pods\n",
+            plan.rate(),
+            plan.rateSource(),
+            fleet(plan.scaling(), plan.scaling().basePods()),
+            plan.scaling().basePods(),
+            money(prices.fleetPerHour(s.fleet())),
+            plan.scaling().minPods(),
+            plan.maxPods()));
+    sb.append(
+        format(
+            "- SLO: p99 TTFT ≤ %.0f ms, ≥ 99.9%% served; %.0f s per run, first %.0f s warm-up\n\n",
+            s.slo().kneeP99TtftMs(), s.durationSeconds(), s.warmupSeconds()));
+    sb.append(
+        "| policy | pods per seed | pods: mean [95% CI] | max | $/h: mean [95% CI] | $/h at max"
+            + " | runs |\n|---|---|---|---|---|---|---|\n");
+    List<Row> rows = new ArrayList<>();
+    for (String policy : policies) {
+      Row row = row(plan, policy, outcomes, prices);
+      rows.add(row);
+      int runs = 0;
+      for (PodsNeeded.Outcome o : outcomes) {
+        if (o.scenario().equals(s.name()) && o.policy().equals(policy)) {
+          runs += o.runs();
+        }
+      }
+      sb.append("| ").append(policy).append(policy.equals("round-robin") ? " (floor)" : "");
+      sb.append(" | ").append(perSeed(row.pods(), plan.maxPods()));
+      sb.append(" | ").append(interval(row, plan.maxPods()));
+      sb.append(" | ").append(max(row.pods(), plan.maxPods()));
+      sb.append(" | ").append(costInterval(row));
+      sb.append(" | ").append(maxCost(row, plan, prices));
+      sb.append(" | ").append(runs).append(" |\n");
+    }
+    sb.append('\n').append(verdicts(rows));
+    failures(sb, s.name(), outcomes);
+    sb.append('\n');
+  }
+
+  /** Why the largest fleet that failed failed, per policy and seed, where even the largest did. */
+  private static void failures(
+      StringBuilder sb, String scenario, List<PodsNeeded.Outcome> outcomes) {
+    List<String> lines = new ArrayList<>();
+    for (PodsNeeded.Outcome o : outcomes) {
+      if (o.scenario().equals(scenario) && o.pods().isEmpty() && o.failure() != null) {
+        lines.add(
+            format(
+                "%s seed %d at %d pods: p99 TTFT %,.0f ms, %.1f%% served",
+                o.policy(),
+                o.seed(),
+                o.largestFailed(),
+                o.failure().p99Ms(),
+                o.failure().served() * 100));
+      }
+    }
+    if (!lines.isEmpty()) {
+      sb.append("\nWhere even the largest fleet failed: ").append(String.join("; ", lines));
+      sb.append(".\n");
+    }
+  }
+
+  /** Pointsman against the baseline with the lowest mean, or a note when either is missing. */
+  static String verdicts(List<Row> rows) {
+    Row product = null;
+    Row best = null;
+    for (Row r : rows) {
+      if (r.policy().equals("pointsman")) {
+        product = r;
+      } else if (!NOT_BASELINES.contains(r.policy()) && (best == null || r.mean() < best.mean())) {
+        best = r;
+      }
+    }
+    if (product == null || best == null) {
+      return "No pointsman-against-baseline verdict: pointsman or every baseline is missing.\n";
+    }
+    return "pointsman against the best baseline ("
+        + best.policy()
+        + "): **"
+        + verdict(product, best)
+        + "** (a win or a loss is claimed only where the 95% intervals separate).\n";
+  }
+
+  static Row row(
+      PodsNeeded.Scenario plan,
+      String policy,
+      List<PodsNeeded.Outcome> outcomes,
+      GpuPrices prices) {
+    List<Integer> pods = new ArrayList<>();
+    List<Double> costs = new ArrayList<>();
+    for (PodsNeeded.Outcome o : outcomes) {
+      if (o.scenario().equals(plan.scenario().name()) && o.policy().equals(policy)) {
+        int n = o.pods().orElse(-1);
+        pods.add(n);
+        costs.add(n < 0 ? Double.NaN : prices.fleetPerHour(plan.scaling().fleet(n)));
+      }
+    }
+    return new Row(
+        policy,
+        pods.stream().mapToInt(Integer::intValue).toArray(),
+        costs.stream().mapToDouble(Double::doubleValue).toArray(),
+        plan.maxPods());
+  }
+
+  private static String perSeed(int[] pods, int maxPods) {
+    List<String> out = new ArrayList<>();
+    for (int p : pods) {
+      out.add(p < 0 ? "> " + maxPods : Integer.toString(p));
+    }
+    return String.join(", ", out);
+  }
+
+  private static String interval(Row row, int maxPods) {
+    if (!row.complete()) {
+      return "– (some seed needs > " + maxPods + ")";
+    }
+    double h = row.halfWidth();
+    return Double.isNaN(h)
+        ? format("%.1f", row.mean())
+        : format("%.1f [%.1f, %.1f]", row.mean(), row.low(), row.high());
+  }
+
+  private static String max(int[] pods, int maxPods) {
+    int m = 0;
+    for (int p : pods) {
+      if (p < 0) {
+        return "> " + maxPods;
+      }
+      m = Math.max(m, p);
+    }
+    return Integer.toString(m);
+  }
+
+  private static String costInterval(Row row) {
+    if (!row.complete()) {
+      return "–";
+    }
+    double m = Stats.mean(row.costs());
+    double h = Stats.halfWidth95(row.costs());
+    return Double.isNaN(h) ? money(m) : money(m) + " [" + money(m - h) + ", " + money(m + h) + "]";
+  }
+
+  private static String maxCost(Row row, PodsNeeded.Scenario plan, GpuPrices prices) {
+    if (!row.complete()) {
+      return "–";
+    }
+    int m = 0;
+    for (int p : row.pods()) {
+      m = Math.max(m, p);
+    }
+    return money(prices.fleetPerHour(plan.scaling().fleet(m)));
+  }
+
+  static String fleet(FleetScaling scaling, int n) {
+    StringBuilder sb = new StringBuilder();
+    int[] counts = scaling.counts(n);
+    for (int g = 0; g < counts.length; g++) {
+      sb.append(g == 0 ? "" : " + ").append(counts[g]).append("×");
+      sb.append(scaling.base().get(g).gpu());
+    }
+    return sb.toString();
+  }
+
+  private static double[] asDoubles(int[] values) {
+    double[] out = new double[values.length];
+    for (int i = 0; i < values.length; i++) {
+      out[i] = values[i];
+    }
+    return out;
+  }
+
+  private static String money(double v) {
+    return format("$%,.2f", v);
+  }
+
+  private static String format(String f, Object... args) {
+    return String.format(Locale.ROOT, f, args);
+  }
+}

@@ -1,0 +1,124 @@
+package dev.pointsman.bench.routing.suite;
+
+import dev.pointsman.bench.routing.run.Capacity;
+import dev.pointsman.bench.routing.run.PolicyRun;
+import dev.pointsman.bench.routing.run.RunResult;
+import dev.pointsman.bench.routing.run.ScenarioResult;
+import dev.pointsman.bench.routing.scenario.Scenario;
+import dev.pointsman.bench.routing.scenario.Scenarios;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code --suite pods-needed}: per scenario at an absolute request rate, per policy and seed, the
+ * smallest fleet (the scenario's GPU mix scaled in whole pods, {@link FleetScaling}) whose p99 TTFT
+ * meets the scenario's SLO with at least {@link #SERVED} of the measured requests served, found by
+ * {@link MonotoneSearch} between one pod per pool and {@link #MAX_SCALE} times the scenario's
+ * fleet; then its cost per hour at {@link GpuPrices}. The rate is the scenario's {@code
+ * rateReqPerS}, or {@link #DEFAULT_RATE_SHARE} of the scenario fleet's capacity on plain
+ * ShareGPT-like traffic (no shared prefixes, no adapters: nothing for a single pod to thrash on).
+ * {@code --quick} runs S1 and S5 only, at their quick run lengths, still on {@link #SEEDS}.
+ */
+final class PodsNeededSuite implements Suite {
+  static final List<String> SCENARIOS = List.of("s1", "s2", "s3", "s4", "s5");
+  static final List<String> QUICK_SCENARIOS = List.of("s1-", "s5-");
+  static final List<Long> SEEDS = List.of(1L, 2L, 3L);
+  static final double DEFAULT_RATE_SHARE = 0.5;
+  static final double SERVED = 0.999;
+  static final int MAX_SCALE = 4;
+
+  @Override
+  public String description() {
+    return "pods needed for the SLO at a stated request rate, per policy, S1–S5 (--quick: S1, S5)";
+  }
+
+  @Override
+  public List<Scenario> scenarios() {
+    List<Scenario> out = new ArrayList<>();
+    SCENARIOS.forEach(name -> out.add(Scenarios.load(name)));
+    return out;
+  }
+
+  @Override
+  public List<String> policies() {
+    return List.of(
+        "round-robin",
+        "weighted-round-robin",
+        "weighted-least-request",
+        "gie-default",
+        "sglang-cache-aware",
+        "dynamo-kv",
+        "pointsman");
+  }
+
+  /** Not used: the suite runs its own search ({@link #run}). */
+  @Override
+  public String summary(List<ScenarioResult> results) {
+    throw new UnsupportedOperationException("pods-needed runs its own search");
+  }
+
+  /** Whether a run meets the SLO: p99 TTFT within it, and enough of its requests served. */
+  static PodsNeeded.Verdict verdict(RunResult r, double p99LimitMs) {
+    int measured = r.measured();
+    double served = measured == 0 ? 0 : (double) r.completed() / measured;
+    boolean passes = measured > 0 && r.ttftMs().p99() <= p99LimitMs && served >= SERVED;
+    return new PodsNeeded.Verdict(passes, r.ttftMs().p99(), served);
+  }
+
+  /** Runs the search (seeds: {@link #SEEDS} unless given) and returns the summary. */
+  @Override
+  public String search(Search run) {
+    List<Long> seeds =
+        run.seeds() == null || run.seeds().isEmpty() ? SEEDS : List.copyOf(run.seeds());
+    List<PodsNeeded.Scenario> plans = new ArrayList<>();
+    for (Scenario s : run.instances()) {
+      if (!run.quick() || QUICK_SCENARIOS.stream().anyMatch(s.name()::startsWith)) {
+        plans.add(plan(s, run.calibrationRequests()));
+      }
+    }
+    GpuPrices prices = GpuPrices.shipped();
+    PodsNeeded search = new PodsNeeded(this::evaluate, run.threads(), run.progress());
+    List<PodsNeeded.Outcome> outcomes = search.run(plans, run.policies(), seeds);
+    return PodsNeededReport.markdown(plans, run.policies(), seeds, outcomes, prices, run.quick());
+  }
+
+  private PodsNeeded.Scenario plan(Scenario s, int calibrationRequests) {
+    long calibrationSeed = s.seeds().get(0) + 1000;
+    double rate;
+    String why;
+    if (s.rateReqPerS() != null) {
+      rate = s.rateReqPerS();
+      why = "the scenario's rateReqPerS";
+    } else {
+      double plain =
+          Capacity.calibrate(s.withPlainTraffic(), calibrationRequests, calibrationSeed)
+              .fleetRequestsPerSecond();
+      rate = DEFAULT_RATE_SHARE * plain;
+      why =
+          String.format(
+              java.util.Locale.ROOT,
+              "default: %.0f%% of the scenario fleet's capacity on plain ShareGPT-like traffic"
+                  + " (%.1f req/s)",
+              DEFAULT_RATE_SHARE * 100,
+              plain);
+    }
+    FleetScaling scaling = new FleetScaling(s.fleet());
+    Map<String, Double> memo = new ConcurrentHashMap<>();
+    return new PodsNeeded.Scenario(
+        s, scaling, rate, why, MAX_SCALE * scaling.basePods(), calibrationRequests, memo);
+  }
+
+  private PodsNeeded.Verdict evaluate(
+      PodsNeeded.Scenario plan, String policy, long seed, int pods) {
+    Scenario s = plan.scenario();
+    Scenario scaled = s.withFleet(s.name() + "-pods-" + pods, plan.scaling().fleet(pods));
+    Capacity capacity =
+        Capacity.calibrate(
+            scaled, plan.calibrationRequests(), s.seeds().get(0) + 1000, plan.memo());
+    double load = plan.rate() / capacity.fleetRequestsPerSecond();
+    RunResult r = PolicyRun.run(scaled, capacity, policy, load, seed);
+    return verdict(r, s.slo().kneeP99TtftMs());
+  }
+}

@@ -1,0 +1,34 @@
+package dev.pointsman.bench.routing.run;
+
+/** Run results made up for tests of what is derived from them. */
+public final class RunResults {
+  private RunResults() {}
+
+  /**
+   * A run of {@code policy} at {@code load} on {@code seed} whose every TTFT figure is {@code ms}.
+   */
+  public static RunResult ttft(String policy, double load, long seed, double ms) {
+    return new RunResult(
+        policy,
+        load,
+        seed,
+        10,
+        100,
+        0,
+        0,
+        0,
+        new RunResult.Ttft(ms, ms, ms, ms),
+        new RunResult.Tail(10, 20),
+        new RunResult.Tail(ms, ms),
+        1000,
+        9,
+        0,
+        0,
+        0,
+        0,
+        null,
+        null,
+        new int[] {100},
+        new double[] {ms});
+  }
+}

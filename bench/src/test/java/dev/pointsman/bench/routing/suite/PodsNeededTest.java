@@ -1,0 +1,122 @@
+package dev.pointsman.bench.routing.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pointsman.bench.routing.run.Progress;
+import dev.pointsman.bench.routing.scenario.PodGroup;
+import dev.pointsman.bench.routing.scenario.Scenarios;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+
+class PodsNeededTest {
+  private final GpuPrices prices =
+      GpuPricesTest.of(
+          new GpuPrices.Price("H100-80", "a", 8.0, 1),
+          new GpuPrices.Price("A100-80", "b", 4.0, 1),
+          new GpuPrices.Price("L4", "c", 1.0, 1));
+
+  private PodsNeeded.Scenario s1() {
+    return new PodsNeeded.Scenario(
+        Scenarios.load("s1"),
+        new FleetScaling(Scenarios.load("s1").fleet()),
+        90,
+        "test",
+        32,
+        10,
+        new ConcurrentHashMap<>());
+  }
+
+  @Test
+  void theSuiteIsRegisteredAndSizesS1ToS5WithTheBaselinesAndTheRoundRobinFloor() {
+    Suite suite = Suites.get("pods-needed");
+    assertThat(suite.scenarios())
+        .extracting(dev.pointsman.bench.routing.scenario.Scenario::name)
+        .containsExactly(
+            "s1-heterogeneous", "s2-bursty", "s3-shared-prefix", "s4-multi-lora", "s5-mixed");
+    assertThat(suite.policies())
+        .contains("round-robin", "weighted-least-request", "dynamo-kv", "pointsman")
+        .doesNotContain("greedy-lookahead");
+  }
+
+  @Test
+  void eachPolicyAndSeedIsSearchedOnTheFakeRunner() {
+    // a fake runner: pointsman needs 5 pods, the baseline 7 or 8 depending on the seed
+    Map<String, Integer> needs = Map.of("pointsman", 5, "weighted-least-request", 7);
+    PodsNeeded.Evaluator fake =
+        (plan, policy, seed, pods) ->
+            new PodsNeeded.Verdict(pods >= needs.get(policy) + (seed == 3 ? 1 : 0), 100, 1);
+    List<String> policies = List.of("weighted-least-request", "pointsman");
+    List<PodsNeeded.Outcome> outcomes =
+        new PodsNeeded(fake, 2, Progress.disabled())
+            .run(List.of(s1()), policies, List.of(1L, 2L, 3L));
+    assertThat(outcomes).hasSize(6);
+    assertThat(outcomes)
+        .extracting(o -> o.policy() + "/" + o.seed() + "=" + o.pods().getAsInt())
+        .containsExactly(
+            "weighted-least-request/1=7",
+            "weighted-least-request/2=7",
+            "weighted-least-request/3=8",
+            "pointsman/1=5",
+            "pointsman/2=5",
+            "pointsman/3=6");
+    String md =
+        PodsNeededReport.markdown(
+            List.of(s1()), policies, List.of(1L, 2L, 3L), outcomes, prices, true);
+    assertThat(md).contains("| pointsman | 5, 5, 6 | 5.3 [3.9, 6.8] | 6 |");
+    // pointsman's interval [3.9, 6.8] overlaps the baseline's [5.9, 8.8]: no win is claimed
+    assertThat(md).contains("(weighted-least-request): **no separation**");
+  }
+
+  @Test
+  void aFleetThatNeverPassesIsReportedWithWhyItsLargestFailed() {
+    PodsNeeded.Evaluator never =
+        (plan, policy, seed, pods) -> new PodsNeeded.Verdict(false, 5000, 0.99);
+    List<PodsNeeded.Outcome> outcomes =
+        new PodsNeeded(never, 1, Progress.disabled()).run(List.of(s1()), List.of("x"), List.of(1L));
+    assertThat(outcomes.get(0).pods()).isEmpty();
+    assertThat(outcomes.get(0).largestFailed()).isEqualTo(32);
+    String md =
+        PodsNeededReport.markdown(
+            List.of(s1()), List.of("x"), List.of(1L), outcomes, prices, false);
+    assertThat(md).contains("| x | > 32 | – (some seed needs > 32) | > 32 |");
+    assertThat(md).contains("x seed 1 at 32 pods: p99 TTFT 5,000 ms, 99.0% served");
+  }
+
+  @Test
+  void aWinOrLossNeedsSeparatedIntervals() {
+    PodsNeededReport.Row five = row("pointsman", 5, 5, 5);
+    PodsNeededReport.Row seven = row("b", 7, 7, 7);
+    PodsNeededReport.Row wide = row("c", 4, 6, 8);
+    PodsNeededReport.Row failed = row("d", 5, -1, 5);
+    PodsNeededReport.Row never = row("e", -1, -1, -1);
+    assertThat(PodsNeededReport.verdict(five, seven)).isEqualTo("win");
+    assertThat(PodsNeededReport.verdict(seven, five)).isEqualTo("loss");
+    assertThat(PodsNeededReport.verdict(five, wide)).isEqualTo("no separation");
+    // a seed that needs more than the largest fleet makes the interval unbounded above
+    assertThat(PodsNeededReport.verdict(five, failed)).isEqualTo("no separation");
+    assertThat(PodsNeededReport.verdict(failed, seven)).isEqualTo("no separation");
+    // every seed needing more than the largest fleet (32) is above any interval under it
+    assertThat(PodsNeededReport.verdict(seven, never)).isEqualTo("win");
+  }
+
+  private static PodsNeededReport.Row row(String policy, int... pods) {
+    return new PodsNeededReport.Row(policy, pods, new double[pods.length], 32);
+  }
+
+  @Test
+  void theCostColumnsPriceTheFleetOfEachSeed() {
+    // S1's fleet of 8 pods: 2×H100 + 2×A100 + 4×L4 = 2·8 + 2·4 + 4·1 = 28 $/h; of 3 pods 13 $/h
+    PodsNeeded.Scenario plan = s1();
+    List<PodsNeeded.Outcome> outcomes =
+        List.of(
+            new PodsNeeded.Outcome(
+                plan.scenario().name(), "p", 1, java.util.OptionalInt.of(8), 1, null, null),
+            new PodsNeeded.Outcome(
+                plan.scenario().name(), "p", 2, java.util.OptionalInt.of(3), 1, null, null));
+    PodsNeededReport.Row row = PodsNeededReport.row(plan, "p", outcomes, prices);
+    assertThat(row.costs()).containsExactly(28.0, 13.0);
+    assertThat(prices.fleetPerHour(List.of(new PodGroup("L4", 3, null, null, null)))).isEqualTo(3);
+  }
+}
