@@ -99,6 +99,14 @@ public final class PickerCommand implements Callable<Integer> {
               + " follow `simulate --port-base PORT` without editing the file.")
   Integer endpointPortBase;
 
+  @Option(
+      names = "--replication-bind",
+      paramLabel = "ADDR",
+      description =
+          "Overrides replication.bindAddress, the address the replicas' cluster transport binds"
+              + " and advertises (the Helm chart passes the pod's IP).")
+  String replicationBind;
+
   @Option(names = "--plaintext", description = "Serves gRPC without TLS (loopback use only).")
   boolean plaintext;
 
@@ -252,7 +260,10 @@ public final class PickerCommand implements Callable<Integer> {
         c.objectives(),
         c.decisionLog(),
         c.protocol(),
-        c.shutdown());
+        c.shutdown(),
+        replicationBind == null
+            ? c.replication()
+            : c.replication().withBindAddress(replicationBind));
   }
 
   /** The pools with their endpoints on consecutive ports from {@code base}, in file order. */
