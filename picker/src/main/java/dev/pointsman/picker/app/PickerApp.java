@@ -166,7 +166,7 @@ public final class PickerApp implements AutoCloseable {
             .register("/debug/decisions", decisions::recent)
             .register("/debug/endpoints", new EndpointDebug(datastore)::endpoints)
             .register("/debug/replication", this::replication)
-            .readyDetail(() -> replicationStatus().detail());
+            .readyDetail(() -> replicator == null ? "" : replicator.status().detail());
     if (replicator != null) {
       ReplicationMeters.register(metrics.registry(), replicator);
     }

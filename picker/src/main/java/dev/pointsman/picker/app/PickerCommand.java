@@ -33,7 +33,8 @@ import picocli.CommandLine.Option;
           + " Kubernetes mode (--kubernetes): InferencePools, Pods, ModelRoutes and PickerPolicies"
           + " come from the cluster and the listeners bind 0.0.0.0.",
       "",
-      "Config keys (grpc, admin, extProc, scrape, models, defaultModel, pools, objectives):"
+      "Config keys (grpc, admin, extProc, scrape, models, defaultModel, pools, objectives,"
+          + " replication):"
           + " docs/picker.md."
     },
     footerHeading = "%nExample:%n",

@@ -14,9 +14,6 @@ import dev.pointsman.picker.scheduling.SchedulingPolicy;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +53,7 @@ final class Cluster implements AutoCloseable {
   }
 
   Cluster(int size, int batchMillis) {
-    this.ports = freePorts(size);
+    this.ports = LoopbackPorts.free(size);
     this.expected = size;
     this.batchMillis = batchMillis;
   }
@@ -127,21 +124,5 @@ final class Cluster implements AutoCloseable {
 
   static int blocks(String prompt) {
     return PrefixHasher.DEFAULT.hash(MODEL, prompt).length;
-  }
-
-  private static int[] freePorts(int n) {
-    List<ServerSocket> sockets = new ArrayList<>();
-    try {
-      for (int i = 0; i < n; i++) {
-        sockets.add(new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress()));
-      }
-      int[] out = sockets.stream().mapToInt(ServerSocket::getLocalPort).toArray();
-      for (ServerSocket s : sockets) {
-        s.close();
-      }
-      return out;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }
