@@ -46,6 +46,19 @@
 {{- printf "%s.%s.svc" (include "pointsman.picker.fullname" .) .Release.Namespace }}
 {{- end }}
 
+{{- define "pointsman.picker.peers" -}}
+{{- printf "%s-picker-peers" (include "pointsman.fullname" .) }}
+{{- end }}
+
+{{/* Whether the picker replicas share state: picker.replication.enabled, where auto means "when
+     more than one replica can run" (replicas > 1, or autoscaling). */}}
+{{- define "pointsman.picker.replication" -}}
+{{- $r := .Values.picker.replication.enabled }}
+{{- if eq (toString $r) "auto" }}
+{{- if or (gt (int .Values.picker.replicas) 1) .Values.picker.autoscaling.enabled }}true{{ end }}
+{{- else if eq (toString $r) "true" }}true{{ end }}
+{{- end }}
+
 {{- define "pointsman.picker.headlessFqdn" -}}
 {{- printf "%s.%s.svc.%s" (include "pointsman.picker.headless" .) .Release.Namespace .Values.clusterDomain }}
 {{- end }}

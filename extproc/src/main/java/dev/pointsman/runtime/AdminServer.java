@@ -31,6 +31,7 @@ public final class AdminServer implements AutoCloseable {
   private final Map<String, Function<HttpExchange, HttpReply>> routes = new ConcurrentHashMap<>();
   private final ExecutorService executor = DaemonPools.fixed("admin", 2);
   private volatile HttpServer server;
+  private volatile Supplier<String> readyDetail = () -> "";
 
   /**
    * An admin server, not yet started.
@@ -52,8 +53,22 @@ public final class AdminServer implements AutoCloseable {
         "/readyz",
         exchange ->
             ready.getAsBoolean()
-                ? HttpReply.text(200, "ready\n")
-                : HttpReply.text(503, "not ready\n"));
+                ? HttpReply.text(200, "ready\n" + detail())
+                : HttpReply.text(503, "not ready\n" + detail()));
+  }
+
+  /**
+   * Adds lines of detail under {@code /readyz}'s first line ("ready" or "not ready"), such as the
+   * state of a degraded but serving part; they never change the status code.
+   */
+  public AdminServer readyDetail(Supplier<String> detail) {
+    this.readyDetail = Objects.requireNonNull(detail, "detail");
+    return this;
+  }
+
+  private String detail() {
+    String d = readyDetail.get();
+    return d == null || d.isEmpty() ? "" : d.endsWith("\n") ? d : d + "\n";
   }
 
   /** An admin server with a default {@link ObjectMapper}. */

@@ -81,6 +81,20 @@ class AdminServerTest {
   }
 
   @Test
+  void readyzDetailIsShownWithoutChangingTheStatus() throws Exception {
+    admin.readyDetail(() -> "replication: alone, members 1");
+
+    var notReady = get("/readyz", "*/*");
+    ready.set(true);
+    var isReady = get("/readyz", "*/*");
+
+    assertThat(notReady.statusCode()).isEqualTo(503);
+    assertThat(notReady.body()).isEqualTo("not ready\nreplication: alone, members 1\n");
+    assertThat(isReady.statusCode()).isEqualTo(200);
+    assertThat(isReady.body()).isEqualTo("ready\nreplication: alone, members 1\n");
+  }
+
+  @Test
   void registeredEndpointRendersJson() throws Exception {
     var response = get("/debug/decisions", "application/json");
 

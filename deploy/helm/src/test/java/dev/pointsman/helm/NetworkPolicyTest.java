@@ -38,7 +38,7 @@ class NetworkPolicyTest {
     assertThat(picker.getSpec().getPolicyTypes()).containsExactly("Ingress");
     assertThat(pickerLabels)
         .containsAllEntriesOf(picker.getSpec().getPodSelector().getMatchLabels());
-    assertThat(picker.getSpec().getIngress()).hasSize(2);
+    assertThat(picker.getSpec().getIngress()).hasSize(3); // and the replicas among themselves
     var grpc = ruleForPort(picker, "grpc");
     assertThat(grpc.getFrom())
         .singleElement()
@@ -139,7 +139,7 @@ class NetworkPolicyTest {
     assertThat(picker.getSpec().getIngress())
         .flatExtracting(NetworkPolicyIngressRule::getPorts)
         .extracting(p -> p.getPort().getStrVal())
-        .containsExactlyInAnyOrder("grpc", "http-admin");
+        .containsExactlyInAnyOrder("grpc", "replication", "http-admin");
   }
 
   @Test

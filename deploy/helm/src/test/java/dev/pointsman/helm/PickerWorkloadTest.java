@@ -107,11 +107,17 @@ class PickerWorkloadTest {
     assertThat(deployment(r).getSpec().getReplicas()).isEqualTo(2);
     assertThat(c.getImage()).isEqualTo("ghcr.io/pointsman/pointsman:0.1.0");
     assertThat(c.getArgs())
-        .containsExactly("picker", "--kubernetes", "--config", "/etc/pointsman/picker.yaml");
+        .containsExactly(
+            "picker",
+            "--kubernetes",
+            "--config",
+            "/etc/pointsman/picker.yaml",
+            "--replication-bind",
+            "$(POD_IP)");
     assertThat(c.getEnv()).anySatisfy(e -> assertThat(e.getName()).isEqualTo("POD_NAME"));
     assertThat(c.getPorts())
         .extracting(p -> p.getName() + ":" + p.getContainerPort())
-        .containsExactly("grpc:9002", "http-admin:9090");
+        .containsExactly("grpc:9002", "http-admin:9090", "replication:7800");
     assertThat(deployment(r).getSpec().getTemplate().getSpec().getAutomountServiceAccountToken())
         .isTrue();
 
@@ -151,7 +157,7 @@ class PickerWorkloadTest {
     assertThat(c.getReadinessProbe().getHttpGet()).isNull();
     assertThat(c.getPorts())
         .extracting(p -> p.getName() + ":" + p.getContainerPort())
-        .containsExactly("grpc:9002", "http-admin:9090", "grpc-health:9003");
+        .containsExactly("grpc:9002", "http-admin:9090", "replication:7800", "grpc-health:9003");
     // The picker opens the plaintext health listener the probes ask, and keeps ext_proc on TLS.
     PickerConfig config =
         PickerConfig.parse(r.get(ConfigMap.class, PICKER).getData().get("picker.yaml"));
@@ -173,7 +179,9 @@ class PickerWorkloadTest {
         YAML.readTree(r.get(ConfigMap.class, PICKER).getData().get("picker.yaml")).get("grpc");
 
     assertThat(grpc.has("healthPort")).isFalse();
-    assertThat(container(r).getPorts()).hasSize(2);
+    assertThat(container(r).getPorts())
+        .extracting(p -> p.getName())
+        .containsExactly("grpc", "http-admin", "replication");
   }
 
   @Test
@@ -333,7 +341,9 @@ class PickerWorkloadTest {
             "--config",
             "/etc/pointsman/picker.yaml",
             "--pool",
-            "llama-70b");
+            "llama-70b",
+            "--replication-bind",
+            "$(POD_IP)");
     assertThat(deployment(r).getSpec().getReplicas()).isEqualTo(3);
   }
 
@@ -342,7 +352,8 @@ class PickerWorkloadTest {
     Rendered r = Scenarios.LOCAL_CONFIG.render();
 
     assertThat(container(r).getArgs())
-        .containsExactly("picker", "--config", "/etc/pointsman/picker.yaml");
+        .containsExactly(
+            "picker", "--config", "/etc/pointsman/picker.yaml", "--replication-bind", "$(POD_IP)");
     assertThat(deployment(r).getSpec().getTemplate().getSpec().getAutomountServiceAccountToken())
         .isFalse();
     JsonNode config = YAML.readTree(r.get(ConfigMap.class, PICKER).getData().get("picker.yaml"));

@@ -178,7 +178,8 @@ class RolesOneByOneTest {
         c.objectives(),
         c.decisionLog(),
         c.protocol(),
-        c.shutdown());
+        c.shutdown(),
+        c.replication());
   }
 
   private static String ex(String file) {

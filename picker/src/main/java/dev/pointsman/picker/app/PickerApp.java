@@ -15,6 +15,8 @@ import dev.pointsman.picker.kvevents.KvBlockIndex;
 import dev.pointsman.picker.kvevents.KvEventSubscribers;
 import dev.pointsman.picker.kvevents.KvEventsSettings;
 import dev.pointsman.picker.kvevents.PromptTokenizer;
+import dev.pointsman.picker.replication.ReplicationStatus;
+import dev.pointsman.picker.replication.Replicator;
 import dev.pointsman.picker.routing.Objectives;
 import dev.pointsman.picker.routing.OneHopRouter;
 import dev.pointsman.picker.routing.PolicyRegistry;
@@ -32,6 +34,7 @@ import dev.pointsman.picker.telemetry.EndpointGauges;
 import dev.pointsman.picker.telemetry.KvEventsMetrics;
 import dev.pointsman.picker.telemetry.PickerMetrics;
 import dev.pointsman.picker.telemetry.PoolGauges;
+import dev.pointsman.picker.telemetry.ReplicationMeters;
 import dev.pointsman.picker.telemetry.ScrapeMetrics;
 import dev.pointsman.runtime.AdminServer;
 import dev.pointsman.runtime.CertificateReloader;
@@ -86,6 +89,7 @@ public final class PickerApp implements AutoCloseable {
   private final List<HfPromptTokenizer> tokenizers = new ArrayList<>();
   private final PoolSource source;
   private final KvEventSubscribers kvEvents;
+  private final Replicator replicator;
   private volatile boolean draining;
 
   /**
@@ -133,6 +137,10 @@ public final class PickerApp implements AutoCloseable {
           scheduler.tpotModel().retain(m.addresses());
           scheduler.queuedWork().retain(m.addresses());
         });
+    this.replicator =
+        config.replication().enabled()
+            ? new Replicator(config.replication(), memberName(), scheduler, System::nanoTime)
+            : null;
     Gauge.builder("pointsman.latency.model.mape", latencyModel, LatencyModel::mape)
         .description("Mean absolute percentage error of the learned TTFT predictions, recent")
         .register(metrics.registry());
@@ -176,7 +184,12 @@ public final class PickerApp implements AutoCloseable {
     this.admin =
         new AdminServer(config.admin().toServerConfig(), metrics.registry(), this::ready)
             .register("/debug/decisions", decisions::recent)
-            .register("/debug/endpoints", new EndpointDebug(datastore)::endpoints);
+            .register("/debug/endpoints", new EndpointDebug(datastore)::endpoints)
+            .register("/debug/replication", this::replication)
+            .readyDetail(() -> replicator == null ? "" : replicator.status().detail());
+    if (replicator != null) {
+      ReplicationMeters.register(metrics.registry(), replicator);
+    }
     PoolGauges gauges = new PoolGauges(metrics.registry(), datastore, inFlight);
     datastore.addMembershipListener(m -> datastore.pools().forEach(gauges::register));
     EndpointGauges endpointGauges = new EndpointGauges(metrics.registry(), datastore);
@@ -187,6 +200,9 @@ public final class PickerApp implements AutoCloseable {
 
   /** Starts serving. Readiness follows the datastore: true once every pool has been scraped. */
   public PickerApp start() {
+    if (replicator != null) {
+      replicator.start();
+    }
     admin.start();
     started.add(admin);
     grpc.start();
@@ -196,9 +212,56 @@ public final class PickerApp implements AutoCloseable {
     return this;
   }
 
-  /** Ready once every pool has been scraped, and no longer from the start of shutdown on. */
+  /**
+   * Ready once every pool has been scraped and, with replication on, joining is over (a snapshot
+   * fetched from the peers, or given up on: then it serves cold); no longer from the start of
+   * shutdown on. Replication's state beyond that never affects readiness.
+   */
   public boolean ready() {
-    return !draining && source.ready() && datastore.ready();
+    return !draining
+        && source.ready()
+        && datastore.ready()
+        && (replicator == null || replicator.settled());
+  }
+
+  /** Where this replica stands with its peers ({@code off} when replication is off). */
+  public ReplicationStatus replicationStatus() {
+    return replicator == null ? ReplicationStatus.OFF : replicator.status();
+  }
+
+  private Object replication() {
+    ReplicationStatus s = replicationStatus();
+    java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+    out.put("state", s.state());
+    out.put("members", s.members());
+    out.put("reportingPeers", s.reporting());
+    out.put("cold", s.cold());
+    out.put("error", s.error());
+    if (replicator != null) {
+      var st = replicator.stats();
+      out.put("messagesSent", st.sent());
+      out.put("messagesReceived", st.received());
+      out.put("bytesSent", st.bytesSent());
+      out.put("bytesReceived", st.bytesReceived());
+      out.put("updatesDropped", st.dropped() + st.oversize());
+      out.put("messagesRejected", st.rejected());
+    }
+    return out;
+  }
+
+  /** This replica's name among its peers: the pod's name, else the host's and the process id. */
+  private static String memberName() {
+    String pod = System.getenv("POD_NAME");
+    if (pod != null && !pod.isBlank()) {
+      return pod;
+    }
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      host = "picker";
+    }
+    return host + "-" + ProcessHandle.current().pid();
   }
 
   public int grpcPort() {
@@ -347,6 +410,9 @@ public final class PickerApp implements AutoCloseable {
   private void closeRest() {
     kvEvents.close();
     tokenizers.forEach(HfPromptTokenizer::close);
+    if (replicator != null) {
+      replicator.close();
+    }
     source.close();
     scraper.close();
     scrapeExecutor.shutdownNow();

@@ -33,7 +33,8 @@ import picocli.CommandLine.Option;
           + " Kubernetes mode (--kubernetes): InferencePools, Pods, ModelRoutes and PickerPolicies"
           + " come from the cluster and the listeners bind 0.0.0.0.",
       "",
-      "Config keys (grpc, admin, extProc, scrape, models, defaultModel, pools, objectives):"
+      "Config keys (grpc, admin, extProc, scrape, models, defaultModel, pools, objectives,"
+          + " replication):"
           + " docs/picker.md."
     },
     footerHeading = "%nExample:%n",
@@ -98,6 +99,14 @@ public final class PickerCommand implements Callable<Integer> {
           "Local mode: gives the file's endpoints the ports PORT, PORT+1, ... in file order, to"
               + " follow `simulate --port-base PORT` without editing the file.")
   Integer endpointPortBase;
+
+  @Option(
+      names = "--replication-bind",
+      paramLabel = "ADDR",
+      description =
+          "Overrides replication.bindAddress, the address the replicas' cluster transport binds"
+              + " and advertises (the Helm chart passes the pod's IP).")
+  String replicationBind;
 
   @Option(names = "--plaintext", description = "Serves gRPC without TLS (loopback use only).")
   boolean plaintext;
@@ -252,7 +261,10 @@ public final class PickerCommand implements Callable<Integer> {
         c.objectives(),
         c.decisionLog(),
         c.protocol(),
-        c.shutdown());
+        c.shutdown(),
+        replicationBind == null
+            ? c.replication()
+            : c.replication().withBindAddress(replicationBind));
   }
 
   /** The pools with their endpoints on consecutive ports from {@code base}, in file order. */

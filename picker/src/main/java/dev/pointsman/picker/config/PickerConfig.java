@@ -30,6 +30,7 @@ import java.util.Set;
  * @param decisionLog how many recent decisions {@code /debug/decisions} keeps
  * @param protocol the data plane kind and the conformance test hooks
  * @param shutdown the not-ready grace period on SIGTERM
+ * @param replication sharing state with the other picker replicas (off by default)
  */
 public record PickerConfig(
     GrpcSection grpc,
@@ -42,7 +43,8 @@ public record PickerConfig(
     List<Objectives.Objective> objectives,
     Integer decisionLog,
     ProtocolSection protocol,
-    ShutdownSection shutdown) {
+    ShutdownSection shutdown,
+    ReplicationSection replication) {
 
   public PickerConfig {
     grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
@@ -54,6 +56,7 @@ public record PickerConfig(
     decisionLog = decisionLog == null ? 256 : decisionLog;
     protocol = protocol == null ? ProtocolSection.DEFAULTS : protocol;
     shutdown = shutdown == null ? ShutdownSection.DEFAULTS : shutdown;
+    replication = replication == null ? ReplicationSection.DEFAULTS : replication;
     pools = pools == null ? List.of() : List.copyOf(pools);
     Set<String> names = new HashSet<>();
     for (int i = 0; i < pools.size(); i++) {

@@ -1,8 +1,10 @@
 package dev.pointsman.picker.scheduling;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -63,6 +65,20 @@ public final class AdapterHistory {
       }
       return out;
     }
+  }
+
+  /**
+   * The adapters remembered per endpoint, least recently sent first: recording them in order
+   * rebuilds the same history (a late replica's snapshot).
+   */
+  public Map<String, List<String>> export() {
+    Map<String, List<String>> out = new HashMap<>();
+    for (Map.Entry<String, Recent> e : byEndpoint.entrySet()) {
+      synchronized (e.getValue()) {
+        out.put(e.getKey(), List.copyOf(e.getValue().keySet()));
+      }
+    }
+    return out;
   }
 
   /** Forgets endpoints that left every pool. */

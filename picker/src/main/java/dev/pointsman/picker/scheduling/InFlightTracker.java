@@ -3,6 +3,7 @@ package dev.pointsman.picker.scheduling;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,11 +15,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * here at once, as <em>pending</em> until the endpoint's next scrape (which then reflects it) and
  * as <em>live</em> until its stream ends.
  *
+ * <p>With replicas that share what they know, {@link #load} also adds the latest load the other
+ * replicas reported ({@link #peerLoads}): one immutable map, replaced whole by the one thread that
+ * merges the peers' reports, so reading it on the decision path is one volatile read and a lookup.
+ *
  * <p>Thread-safe: shared by all request threads and the scrape publisher. Every operation is O(1).
  */
 public final class InFlightTracker {
 
   private final ConcurrentHashMap<String, Counters> byEndpoint = new ConcurrentHashMap<>();
+  private volatile Map<String, Load> peers = Map.of();
 
   /** Records a pick; the returned ticket must be released when the request's stream ends. */
   public Ticket assign(String address, long promptTokens) {
@@ -125,8 +131,35 @@ public final class InFlightTracker {
     }
   }
 
-  /** The current load the picker itself put on {@code address}. */
+  /**
+   * The current load the picker put on {@code address}: its own, plus what the other replicas last
+   * reported ({@link #peerLoads}).
+   */
   public Load load(String address) {
+    Load own = ownLoad(address);
+    Load peer = peers.get(address);
+    return peer == null ? own : own.plus(peer);
+  }
+
+  /**
+   * Replaces the other replicas' summed load per endpoint (empty when alone). Called by the one
+   * thread that merges their reports; {@code merged} is copied.
+   */
+  public void peerLoads(Map<String, Load> merged) {
+    peers = Map.copyOf(merged);
+  }
+
+  /** This replica's own load on every endpoint it has counters for: what it reports to peers. */
+  public Map<String, Load> ownLoads() {
+    Map<String, Load> out = new HashMap<>();
+    for (String address : byEndpoint.keySet()) {
+      out.put(address, ownLoad(address));
+    }
+    return out;
+  }
+
+  /** The load this replica itself put on {@code address}, without its peers'. */
+  public Load ownLoad(String address) {
     Counters c = byEndpoint.get(address);
     if (c == null) {
       return Load.NONE;
@@ -186,6 +219,17 @@ public final class InFlightTracker {
 
     public Load(int pendingRequests, long pendingTokens, int liveRequests, long liveTokens) {
       this(pendingRequests, pendingTokens, liveRequests, liveTokens, 0, 0);
+    }
+
+    /** The sum of both loads. */
+    public Load plus(Load o) {
+      return new Load(
+          pendingRequests + o.pendingRequests,
+          pendingTokens + o.pendingTokens,
+          liveRequests + o.liveRequests,
+          liveTokens + o.liveTokens,
+          prefillRequests + o.prefillRequests,
+          prefillTokens + o.prefillTokens);
     }
   }
 

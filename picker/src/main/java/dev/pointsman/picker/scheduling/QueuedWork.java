@@ -1,7 +1,9 @@
 package dev.pointsman.picker.scheduling;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,6 +46,33 @@ public final class QueuedWork {
     return Double.isNaN(v) ? pool.value() : v;
   }
 
+  /**
+   * The state, for a late replica's snapshot: per endpoint (and {@link #POOL} for the pool-wide
+   * mean) its {@code {mean, requests seen}}.
+   */
+  public Map<String, double[]> export() {
+    Map<String, double[]> out = new HashMap<>();
+    out.put(POOL, pool.state());
+    byEndpoint.forEach((a, m) -> out.put(a, m.state()));
+    return out;
+  }
+
+  /**
+   * Merges means from another replica ({@link #export}): each mean that has seen more requests than
+   * this one's replaces it.
+   */
+  public void restore(Map<String, double[]> state) {
+    state.forEach(
+        (a, s) -> {
+          if (s.length == 2) {
+            (a.equals(POOL) ? pool : byEndpoint.computeIfAbsent(a, k -> new Mean())).restore(s);
+          }
+        });
+  }
+
+  /** The key of the pool-wide mean in {@link #export}: no endpoint address is empty. */
+  public static final String POOL = "";
+
   /** Forgets endpoints that left every pool. */
   public void retain(Collection<String> addresses) {
     Set<String> keep = new HashSet<>(addresses);
@@ -61,6 +90,17 @@ public final class QueuedWork {
             double m = Double.longBitsToDouble(bits);
             return Double.doubleToLongBits(Double.isNaN(m) ? x : m + WEIGHT * (x - m));
           });
+    }
+
+    double[] state() {
+      return new double[] {Double.longBitsToDouble(meanBits.get()), seen.get()};
+    }
+
+    synchronized void restore(double[] s) {
+      if ((long) s[1] > seen.get()) {
+        meanBits.set(Double.doubleToLongBits(s[0]));
+        seen.set((long) s[1]);
+      }
     }
 
     double value() {

@@ -36,6 +36,7 @@ public final class Scheduler {
   private final AdapterLoadModel adapterLoads = new AdapterLoadModel();
   private final LatencyModel tpotModel = LatencyModel.forTpot();
   private final QueuedWork queuedWork = new QueuedWork();
+  private volatile Learning learning = Learning.NONE;
 
   public Scheduler(
       PrefixIndex prefixIndex,
@@ -72,6 +73,14 @@ public final class Scheduler {
     this.latencyModel = Objects.requireNonNull(latencyModel, "latencyModel");
   }
 
+  /**
+   * Tells {@code learning} what this scheduler learns from here on (its picks and observed
+   * latencies), for other replicas to learn it too.
+   */
+  public void shareWith(Learning learning) {
+    this.learning = Objects.requireNonNull(learning, "learning");
+  }
+
   public LatencyModel latencyModel() {
     return latencyModel;
   }
@@ -95,7 +104,14 @@ public final class Scheduler {
    * from its first to its last token over the tokens after the first.
    */
   public void observeTpot(Decision.Picked picked, double tpotSeconds) {
-    tpotModel.observe(picked.address(), picked.prediction().analyticTpotSeconds(), tpotSeconds);
+    double analytic = picked.prediction().analyticTpotSeconds();
+    learnTpot(picked.address(), analytic, tpotSeconds);
+    learning.tpot(picked.address(), analytic, tpotSeconds);
+  }
+
+  /** Learns another replica's observed time per output token (as {@link #observeTpot}). */
+  public void learnTpot(String address, double analyticTpotSeconds, double tpotSeconds) {
+    tpotModel.observe(address, analyticTpotSeconds, tpotSeconds);
   }
 
   /** Adapter-load prices learned from observed first tokens. */
@@ -115,13 +131,34 @@ public final class Scheduler {
     if (Double.isNaN(p.analyticSeconds())) {
       return;
     }
-    if (p.lora().waitsForLoad()) {
-      latencyModel.recordError(picked.address(), p.predictedSeconds(), ttftSeconds);
-      adapterLoads.observe(
-          picked.address(), p.lora(), p.loadsAhead(), ttftSeconds - p.baseSeconds());
-    } else {
-      latencyModel.observe(picked.address(), p.analyticSeconds(), ttftSeconds);
+    learnTtft(picked.address(), p, ttftSeconds);
+    learning.ttft(picked.address(), p, ttftSeconds);
+  }
+
+  /**
+   * Learns one observed time to first token on {@code address}, predicted as {@code p}: from this
+   * replica's own response ({@link #observeTtft}) or another replica's.
+   */
+  public void learnTtft(String address, Decision.Prediction p, double ttftSeconds) {
+    if (Double.isNaN(p.analyticSeconds())) {
+      return;
     }
+    if (p.lora().waitsForLoad()) {
+      latencyModel.recordError(address, p.predictedSeconds(), ttftSeconds);
+      adapterLoads.observe(address, p.lora(), p.loadsAhead(), ttftSeconds - p.baseSeconds());
+    } else {
+      latencyModel.observe(address, p.analyticSeconds(), ttftSeconds);
+    }
+  }
+
+  /**
+   * Learns another replica's pick: {@code address} now probably caches these prompt blocks and
+   * holds {@code adapter}, and was sent {@code uncachedTokens} of prefill.
+   */
+  public void learnPick(String address, long[] blocks, String adapter, double uncachedTokens) {
+    prefixIndex.record(address, blocks);
+    adapters.record(address, adapter);
+    queuedWork.add(address, uncachedTokens);
   }
 
   public InFlightTracker inFlight() {
@@ -239,9 +276,8 @@ public final class Scheduler {
             (long) uncached,
             request.adapter(),
             lora.triggersLoad());
-    prefixIndex.record(primary.address(), state.promptBlocks());
-    adapters.record(primary.address(), request.adapter());
-    queuedWork.add(primary.address(), uncached);
+    learnPick(primary.address(), state.promptBlocks(), request.adapter(), uncached);
+    learning.picked(primary.address(), state.promptBlocks(), request.adapter(), uncached);
     List<String> addresses = new ArrayList<>(n);
     for (Candidate c : candidates) {
       addresses.add(c.address());

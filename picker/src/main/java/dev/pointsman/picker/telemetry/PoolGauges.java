@@ -63,7 +63,7 @@ public final class PoolGauges {
 
   private double inFlightIn(String pool) {
     return store.snapshot(pool).endpoints().stream()
-        .mapToLong(e -> inFlight.load(e.address()).liveRequests())
+        .mapToLong(e -> inFlight.ownLoad(e.address()).liveRequests())
         .sum();
   }
 }

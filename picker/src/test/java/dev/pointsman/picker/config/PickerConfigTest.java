@@ -133,11 +133,34 @@ class PickerConfigTest {
         "protocol: {dataPlane: sideways} | protocol.dataPlane: 'sideways' (expected original-dst or"
             + " override-host)",
         "shutdown: {graceSeconds: -1} | shutdown.graceSeconds: -1 (expected 0..300)",
+        "replication: {enabled: true} | replication.discovery: none (expected dnsQuery or members when enabled)",
+        "replication: {bindAddress: 0.0.0.0} | replication.bindAddress: '0.0.0.0' (expected the address of one interface",
+        "replication: {batchMillis: 0} | replication.batchMillis: 0 (expected 1..10000)",
+        "replication: {batchMillis: 100, staleMillis: 200} | replication.staleMillis: 200 (expected 300..600000)",
+        "replication: {discovery: {members: [nohost]}} | replication.discovery.members[0]: 'nohost' (expected host:port)",
+        "replication: {discovery: {dnsQuery: a.b, members: ['h:1']}} | replication.discovery.members: [h:1] (expected either dnsQuery or members, not both)",
       })
   void errorsNameThePathOfTheBadValue(String yaml, String message) {
     assertThatThrownBy(() -> PickerConfig.parse(yaml))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(message);
+  }
+
+  @Test
+  void replicationIsOffByDefaultAndReadsItsSection() {
+    assertThat(PickerConfig.parse(POOL).replication().enabled()).isFalse();
+    ReplicationSection r =
+        PickerConfig.parse(
+                POOL
+                    + "replication: {enabled: true, discovery: {dnsQuery: peers.ns.svc},"
+                    + " bindPort: 7900, expectedMembers: 3}\n")
+            .replication();
+    assertThat(r.enabled()).isTrue();
+    assertThat(r.discovery().dnsQuery()).isEqualTo("peers.ns.svc");
+    assertThat(r.bindPort()).isEqualTo(7900);
+    assertThat(r.batchMillis()).isEqualTo(50);
+    assertThat(r.expectedMembers()).isEqualTo(3);
+    assertThat(r.withBindAddress("10.1.2.3").bindAddress()).isEqualTo("10.1.2.3");
   }
 
   @Test

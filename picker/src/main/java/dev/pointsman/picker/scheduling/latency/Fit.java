@@ -22,6 +22,30 @@ abstract sealed class Fit permits OffsetRatioFit, RatioFit {
   /** Observations learned from. */
   abstract long count();
 
+  /** The fit's whole state, for a late replica's snapshot; its recent error last. */
+  final synchronized double[] state() {
+    double[] own = ownState();
+    double[] out = java.util.Arrays.copyOf(own, own.length + 1);
+    out[own.length] = mape;
+    return out;
+  }
+
+  /** Replaces the state with one {@link #state} made; false (and unchanged) if it does not fit. */
+  final synchronized boolean restore(double[] state) {
+    if (state.length != stateLength() + 1) {
+      return false;
+    }
+    restoreOwn(state);
+    mape = state[state.length - 1];
+    return true;
+  }
+
+  abstract double[] ownState();
+
+  abstract int stateLength();
+
+  abstract void restoreOwn(double[] state);
+
   /** Counts one prediction's error without training. */
   final synchronized void recordError(double predicted, double y) {
     double error = Math.abs(predicted - y) / Math.max(y, 1e-3);

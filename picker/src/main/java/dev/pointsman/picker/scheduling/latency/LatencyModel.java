@@ -1,7 +1,9 @@
 package dev.pointsman.picker.scheduling.latency;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -163,6 +165,31 @@ public final class LatencyModel {
   public long observations(String endpoint) {
     Fit f = fits.get(endpoint);
     return f == null ? 0 : f.count();
+  }
+
+  /** Every endpoint's fit, for a late replica's snapshot. */
+  public Map<String, double[]> export() {
+    Map<String, double[]> out = new HashMap<>();
+    fits.forEach((e, f) -> out.put(e, f.state()));
+    return out;
+  }
+
+  /**
+   * Merges fits from another replica ({@link #export} of a model of the same kind): of two fits of
+   * one endpoint, the one trained on more observations is kept, so two replicas that exchange their
+   * fits end with the same ones. Returns how many were of the wrong shape and skipped.
+   */
+  public int restore(Map<String, double[]> state) {
+    int skipped = 0;
+    for (Map.Entry<String, double[]> e : state.entrySet()) {
+      Fit f = newFit();
+      if (!f.restore(e.getValue())) {
+        skipped++;
+        continue;
+      }
+      fits.merge(e.getKey(), f, (mine, theirs) -> theirs.count() > mine.count() ? theirs : mine);
+    }
+    return skipped;
   }
 
   /** Forgets endpoints that left every pool. */

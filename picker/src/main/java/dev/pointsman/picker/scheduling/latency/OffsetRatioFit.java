@@ -74,6 +74,26 @@ final class OffsetRatioFit extends Fit {
   }
 
   @Override
+  synchronized double[] ownState() {
+    return new double[] {a, meanX, meanY, count, offsetCount, factorCount};
+  }
+
+  @Override
+  int stateLength() {
+    return 6;
+  }
+
+  @Override
+  synchronized void restoreOwn(double[] s) {
+    a = s[0];
+    meanX = s[1];
+    meanY = s[2];
+    count = (long) s[3];
+    offsetCount = (long) s[4];
+    factorCount = (long) s[5];
+  }
+
+  @Override
   synchronized long count() {
     return count;
   }

@@ -36,6 +36,22 @@ final class RatioFit extends Fit {
   }
 
   @Override
+  synchronized double[] ownState() {
+    return new double[] {logB, count};
+  }
+
+  @Override
+  int stateLength() {
+    return 2;
+  }
+
+  @Override
+  synchronized void restoreOwn(double[] s) {
+    logB = s[0];
+    count = (long) s[1];
+  }
+
+  @Override
   synchronized long count() {
     return count;
   }

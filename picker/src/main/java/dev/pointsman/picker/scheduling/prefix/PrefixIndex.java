@@ -140,6 +140,21 @@ public final class PrefixIndex {
     }
   }
 
+  /**
+   * What is remembered, per endpoint, least recently used block first: recording each list in order
+   * into an empty index rebuilds the same state (a late replica's snapshot).
+   */
+  public Map<String, long[]> export() {
+    Map<String, long[]> out = new java.util.HashMap<>();
+    for (Map.Entry<String, Lru> e : byEndpoint.entrySet()) {
+      Lru lru = e.getValue();
+      synchronized (lru) {
+        out.put(e.getKey(), lru.keySet().stream().mapToLong(Long::longValue).toArray());
+      }
+    }
+    return out;
+  }
+
   /** Distinct blocks held by any endpoint. */
   public int distinctBlocks() {
     return holders.size();

@@ -1,0 +1,275 @@
+package dev.pointsman.picker.replication;
+
+import dev.pointsman.picker.config.ReplicationSection;
+import dev.pointsman.picker.replication.WireFormat.WireException;
+import dev.pointsman.picker.scheduling.InFlightTracker.Load;
+import dev.pointsman.picker.scheduling.Learning;
+import dev.pointsman.picker.scheduling.Scheduler;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.jgroups.Address;
+import org.jgroups.BytesMessage;
+import org.jgroups.JChannel;
+import org.jgroups.MergeView;
+import org.jgroups.Message;
+import org.jgroups.Receiver;
+import org.jgroups.View;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Shares what this replica learns with the other picker replicas over a JGroups channel, and
+ * applies what they learn: asynchronously, never on a decision. Decisions read only local state,
+ * into which the peers' facts are merged as they arrive ({@link PeerLoads} for in-flight work, the
+ * scheduler's own structures for picks and observations).
+ *
+ * <p>Every {@code batchMillis} one thread sends the queued updates and, when it changed or at least
+ * every third of {@code staleMillis}, this replica's own in-flight report, in messages of bounded
+ * size. A replica joining peers fetches a {@link Snapshot} (JGroups state transfer) before {@link
+ * #settled()}; when a partition heals (a JGroups merge view) each side fetches the other's and
+ * merges it. Any failure leaves the replica routing on its own state, counted in {@link #stats()}.
+ */
+public final class Replicator implements Receiver, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Replicator.class);
+
+  private final ReplicationSection cfg;
+  private final String name;
+  private final Scheduler scheduler;
+  private final LongSupplier nanoClock;
+  private final Outbox outbox;
+  private final PeerLoads peers;
+  private final ReplicationStats stats = new ReplicationStats();
+  private final ScheduledExecutorService executor;
+  private volatile JChannel channel;
+  private volatile View view;
+  private volatile boolean settled;
+  private volatile boolean cold;
+  private volatile String error;
+  private volatile boolean viewChanged;
+  private long report;
+  private Map<String, Load> lastLoads;
+  private long lastLoadsAt;
+
+  /**
+   * @param name this member's name in the cluster (the pod name): unique among the replicas
+   * @param nanoClock monotonic time, for staleness and the report interval
+   */
+  public Replicator(
+      ReplicationSection cfg, String name, Scheduler scheduler, LongSupplier nanoClock) {
+    this.cfg = cfg;
+    this.name = name;
+    this.scheduler = scheduler;
+    this.nanoClock = nanoClock;
+    this.outbox = new Outbox(cfg.queueCapacity());
+    this.peers =
+        new PeerLoads(
+            scheduler.inFlight(), nanoClock, TimeUnit.MILLISECONDS.toNanos(cfg.staleMillis()));
+    this.executor =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "pointsman-replication");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** Joins the cluster in the background and starts sending batches. */
+  public Replicator start() {
+    scheduler.shareWith(outbox);
+    executor.execute(this::join);
+    executor.scheduleWithFixedDelay(
+        this::tick, cfg.batchMillis(), cfg.batchMillis(), TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  /**
+   * Whether joining is over: connected and, with peers, a state snapshot fetched or given up on
+   * (then {@link ReplicationStatus#cold()}). A replica reports ready only once this holds.
+   */
+  public boolean settled() {
+    return settled;
+  }
+
+  public ReplicationStatus status() {
+    View v = view;
+    int members = v == null ? 0 : v.size();
+    String state;
+    if (!settled && v == null) {
+      state = "starting";
+    } else if (members <= 1) {
+      state = "alone";
+    } else if (cfg.expectedMembers() > 0 && members < cfg.expectedMembers()) {
+      state = "partitioned";
+    } else {
+      state = "joined";
+    }
+    return new ReplicationStatus(state, members, peers.reporting(), cold, error);
+  }
+
+  public ReplicationStats stats() {
+    stats.dropped.set(outbox.dropped());
+    return stats;
+  }
+
+  /** The updates this replica's scheduler hands to the replicator. */
+  Learning learning() {
+    return outbox;
+  }
+
+  JChannel channel() {
+    return channel;
+  }
+
+  private void join() {
+    try {
+      JChannel ch = new JChannel(Stacks.of(cfg));
+      ch.name(name).setReceiver(this).setDiscardOwnMessages(true);
+      channel = ch;
+      ch.connect(cfg.cluster());
+      if (ch.getView().size() > 1) {
+        fetchState(null, true);
+      }
+    } catch (Exception e) {
+      error = "cannot join cluster " + cfg.cluster() + " (" + e.getMessage() + ")";
+      LOG.error("replication: {}; routing on this replica's own state", error);
+    } finally {
+      settled = true;
+    }
+  }
+
+  /** Fetches a snapshot from {@code from} (null: the coordinator) and merges it in. */
+  private void fetchState(Address from, boolean joining) {
+    try {
+      channel.getState(from, cfg.stateTimeoutMillis());
+      stats.stateTransfers.incrementAndGet();
+      if (joining) {
+        cold = false;
+      }
+    } catch (Exception e) {
+      stats.stateFailures.incrementAndGet();
+      cold |= joining;
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      error = "state transfer from " + (from == null ? "the coordinator" : from) + ": " + cause;
+      LOG.warn("replication: {}; serving on this replica's own state", error);
+    }
+  }
+
+  private void tick() {
+    try {
+      int expired = peers.expire();
+      stats.expired.addAndGet(expired);
+      List<Update> updates = outbox.drain();
+      JChannel ch = channel;
+      View v = view;
+      if (ch == null || !ch.isConnected() || v == null || v.size() < 2) {
+        return; // nobody to tell; a peer joining later fetches a snapshot
+      }
+      Map<String, Load> own = scheduler.inFlight().ownLoads();
+      long now = nanoClock.getAsLong();
+      boolean sendLoads =
+          viewChanged
+              || !own.equals(lastLoads)
+              || now - lastLoadsAt >= TimeUnit.MILLISECONDS.toNanos(cfg.staleMillis()) / 3;
+      if (!sendLoads && updates.isEmpty()) {
+        return;
+      }
+      if (sendLoads) {
+        viewChanged = false;
+        report++;
+        lastLoads = own;
+        lastLoadsAt = now;
+      }
+      long[] oversize = new long[1];
+      List<byte[]> messages =
+          WireFormat.encode(
+              sendLoads ? report : 0,
+              sendLoads ? own : null,
+              updates,
+              cfg.maxMessageBytes(),
+              oversize);
+      stats.oversize.addAndGet(oversize[0]);
+      for (byte[] m : messages) {
+        ch.send(new BytesMessage(null, m));
+        stats.sent.incrementAndGet();
+        stats.bytesSent.addAndGet(m.length);
+      }
+    } catch (Exception e) {
+      stats.sendFailures.incrementAndGet();
+      LOG.debug("replication: batch not sent: {}", e.toString());
+    }
+  }
+
+  @Override
+  public void receive(Message msg) {
+    stats.received.incrementAndGet();
+    stats.bytesReceived.addAndGet(msg.getLength());
+    WireFormat.Batch batch;
+    try {
+      batch = WireFormat.decode(msg.getArray(), msg.getOffset(), msg.getLength());
+    } catch (WireException e) {
+      if (stats.rejected.getAndIncrement() == 0) {
+        LOG.warn("replication: message from {} refused: {}", msg.getSrc(), e.getMessage());
+      }
+      return;
+    }
+    if (batch.loadsReport() != 0) {
+      peers.report(
+          String.valueOf(msg.getSrc()), batch.loadsReport(), batch.loadsLast(), batch.loads());
+    }
+    for (Update u : batch.updates()) {
+      u.applyTo(scheduler);
+    }
+  }
+
+  @Override
+  public void viewAccepted(View v) {
+    view = v;
+    viewChanged = true; // a new member, or one back from a partition, has no report of this one
+    peers.retain(v.getMembers().stream().map(String::valueOf).toList());
+    if (v instanceof MergeView merge) {
+      stats.merges.incrementAndGet();
+      executor.execute(() -> absorbMerge(merge));
+    }
+  }
+
+  /** After a partition heals: fetches and merges a snapshot from each other side. */
+  private void absorbMerge(MergeView merge) {
+    JChannel ch = channel;
+    if (ch == null) {
+      return;
+    }
+    for (View side : merge.getSubgroups()) {
+      if (!side.containsMember(ch.getAddress())) {
+        fetchState(side.getCoord(), false);
+      }
+    }
+  }
+
+  @Override
+  public void getState(OutputStream out) throws Exception {
+    Snapshot.of(scheduler).writeTo(out);
+  }
+
+  @Override
+  public void setState(InputStream in) throws Exception {
+    Snapshot.readFrom(in).absorbInto(scheduler);
+  }
+
+  /** Leaves the cluster and stops the batch thread. */
+  @Override
+  public void close() {
+    scheduler.shareWith(Learning.NONE);
+    executor.shutdownNow();
+    JChannel ch = channel;
+    if (ch != null) {
+      ch.close();
+    }
+    scheduler.inFlight().peerLoads(Map.of());
+  }
+}

@@ -1,0 +1,150 @@
+package dev.pointsman.picker.replication;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import dev.pointsman.picker.replication.WireFormat.WireException;
+import dev.pointsman.picker.scheduling.Scheduler;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one replica has learned, whole: sent to a replica that joins late (JGroups state transfer)
+ * and exchanged when a partition heals. Absorbing it is a merge, not a replacement: prefix blocks
+ * and adapters are added to what the receiver knows (a union), and of two learned fits of one
+ * endpoint the one trained on more observations is kept, so both sides of a healed partition end
+ * with the same models. In-flight work is not in it: every member reports its own within a batch
+ * interval. Version 1, in proto3 terms:
+ *
+ * <pre>
+ * message Snapshot {
+ *   uint32 version = 1;                       // always the first field
+ *   repeated Blocks prefix = 2;               // { string address = 1; repeated fixed64 block = 2; }
+ *   repeated Adapters adapters = 3;           // { string address = 1; repeated string adapter = 2; }
+ *   repeated State ttft_fit = 4;              // { string address = 1; repeated double state = 2; }
+ *   repeated State tpot_fit = 5;
+ *   repeated State queued_work = 6;
+ * }
+ * </pre>
+ */
+record Snapshot(
+    Map<String, long[]> prefix,
+    Map<String, List<String>> adapters,
+    Map<String, double[]> ttftFits,
+    Map<String, double[]> tpotFits,
+    Map<String, double[]> queuedWork) {
+
+  /** What {@code scheduler} knows now. */
+  static Snapshot of(Scheduler scheduler) {
+    return new Snapshot(
+        scheduler.prefixIndex().export(),
+        scheduler.adapterHistory().export(),
+        scheduler.latencyModel().export(),
+        scheduler.tpotModel().export(),
+        scheduler.queuedWork().export());
+  }
+
+  /** Merges this snapshot into what {@code scheduler} knows. */
+  void absorbInto(Scheduler scheduler) {
+    prefix.forEach(scheduler.prefixIndex()::record);
+    adapters.forEach((a, list) -> list.forEach(ad -> scheduler.adapterHistory().record(a, ad)));
+    scheduler.latencyModel().restore(ttftFits);
+    scheduler.tpotModel().restore(tpotFits);
+    scheduler.queuedWork().restore(queuedWork);
+  }
+
+  void writeTo(OutputStream stream) throws IOException {
+    CodedOutputStream out = CodedOutputStream.newInstance(stream);
+    out.writeUInt32(1, WireFormat.VERSION);
+    for (var e : prefix.entrySet()) {
+      entry(out, 2, e.getKey(), o -> WireFormat.packedLongs(o, 2, e.getValue()));
+    }
+    for (var e : adapters.entrySet()) {
+      entry(
+          out,
+          3,
+          e.getKey(),
+          o -> {
+            for (String a : e.getValue()) {
+              o.writeString(2, a);
+            }
+          });
+    }
+    states(out, 4, ttftFits);
+    states(out, 5, tpotFits);
+    states(out, 6, queuedWork);
+    out.flush();
+  }
+
+  static Snapshot readFrom(InputStream stream) throws IOException, WireException {
+    CodedInputStream in = CodedInputStream.newInstance(stream);
+    in.setSizeLimit(Integer.MAX_VALUE);
+    WireFormat.version(in);
+    Snapshot s =
+        new Snapshot(
+            new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>());
+    int tag;
+    try {
+      while ((tag = in.readTag()) != 0) {
+        int field = com.google.protobuf.WireFormat.getTagFieldNumber(tag);
+        if (field < 2 || field > 6) {
+          in.skipField(tag);
+          continue;
+        }
+        CodedInputStream e = CodedInputStream.newInstance(in.readByteArray());
+        String address = null;
+        long[] blocks = new long[0];
+        List<String> names = new ArrayList<>();
+        double[] state = new double[0];
+        int t;
+        while ((t = e.readTag()) != 0) {
+          int f = com.google.protobuf.WireFormat.getTagFieldNumber(t);
+          if (f == 1) {
+            address = e.readString();
+          } else if (f == 2 && field == 2) {
+            blocks = WireFormat.readPackedLongs(e, t, blocks);
+          } else if (f == 2 && field == 3) {
+            names.add(e.readString());
+          } else if (f == 2) {
+            state = WireFormat.readPackedDoubles(e);
+          } else {
+            e.skipField(t);
+          }
+        }
+        address = WireFormat.required(address, "Snapshot entry address");
+        switch (field) {
+          case 2 -> s.prefix.put(address, blocks);
+          case 3 -> s.adapters.put(address, names);
+          case 4 -> s.ttftFits.put(address, state);
+          case 5 -> s.tpotFits.put(address, state);
+          default -> s.queuedWork.put(address, state);
+        }
+      }
+    } catch (IllegalArgumentException ex) {
+      throw new WireException("malformed replication snapshot (" + ex.getMessage() + ")");
+    }
+    return s;
+  }
+
+  private static void states(CodedOutputStream out, int field, Map<String, double[]> states)
+      throws IOException {
+    for (var e : states.entrySet()) {
+      entry(out, field, e.getKey(), o -> WireFormat.packedDoubles(o, 2, e.getValue()));
+    }
+  }
+
+  private static void entry(CodedOutputStream out, int field, String address, WireFormat.Body rest)
+      throws IOException {
+    out.writeByteArray(
+        field,
+        WireFormat.bytes(
+            o -> {
+              o.writeString(1, address);
+              rest.write(o);
+            }));
+  }
+}

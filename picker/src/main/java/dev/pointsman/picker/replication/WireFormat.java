@@ -1,0 +1,388 @@
+package dev.pointsman.picker.replication;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat.FieldType;
+import dev.pointsman.picker.scheduling.Decision;
+import dev.pointsman.picker.scheduling.InFlightTracker.Load;
+import dev.pointsman.picker.scheduling.LoraState;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The contents of the replicas' messages, in the protocol-buffers encoding (protobuf-java is on the
+ * classpath already for gRPC; no code generator is needed for messages this small). Version 1, in
+ * proto3 terms:
+ *
+ * <pre>
+ * message Batch {
+ *   uint32 version = 1;                // always the first field
+ *   uint64 loads_report = 2;           // the load report this message carries part of (0: none)
+ *   bool loads_last = 3;               // it is the report's last part
+ *   repeated EndpointLoad load = 4;
+ *   repeated Pick pick = 5;
+ *   repeated Ttft ttft = 6;
+ *   repeated Tpot tpot = 7;
+ * }
+ * message EndpointLoad { string address = 1; sint64 pending_requests = 2; sint64 pending_tokens = 3;
+ *   sint64 live_requests = 4; sint64 live_tokens = 5; sint64 prefill_requests = 6;
+ *   sint64 prefill_tokens = 7; }
+ * message Pick { string address = 1; repeated fixed64 blocks = 2; string adapter = 3;
+ *   double uncached_tokens = 4; }
+ * message Ttft { string address = 1; double analytic = 2; double base = 3; double adapter = 4;
+ *   string lora = 5; uint32 loads_ahead = 6; double ttft = 7; }
+ * message Tpot { string address = 1; double analytic = 2; double tpot = 3; }
+ * </pre>
+ *
+ * Unknown fields are skipped, so a later release may add fields within a version; a message of
+ * another version is refused with {@link WireException}, whose text says which.
+ */
+final class WireFormat {
+  static final int VERSION = 1;
+
+  private static final int VERSION_FIELD = 1;
+  private static final int LOADS_REPORT = 2;
+  private static final int LOADS_LAST = 3;
+  private static final int LOAD = 4;
+  private static final int PICK = 5;
+  private static final int TTFT = 6;
+  private static final int TPOT = 7;
+
+  /** Room kept for a message's header fields (version, report number, last flag). */
+  private static final int HEADER_BYTES = 24;
+
+  private WireFormat() {}
+
+  /** A decoded batch. */
+  record Batch(
+      long loadsReport, boolean loadsLast, Map<String, Load> loads, List<Update> updates) {}
+
+  /**
+   * Encodes a load report (null: none this time) and updates into messages of at most {@code
+   * maxBytes} each. An update that could not fit even alone is left out and counted in {@code
+   * oversize}.
+   */
+  static List<byte[]> encode(
+      long report, Map<String, Load> loads, List<Update> updates, int maxBytes, long[] oversize) {
+    List<Item> items = new ArrayList<>();
+    if (loads != null) {
+      loads.forEach((a, l) -> items.add(new Item(LOAD, load(a, l), true)));
+    }
+    for (Update u : updates) {
+      items.add(new Item(fieldOf(u), body(u), false));
+    }
+    List<List<Item>> messages = new ArrayList<>();
+    List<Item> current = new ArrayList<>();
+    int size = HEADER_BYTES;
+    for (Item item : items) {
+      int n = item.size();
+      if (HEADER_BYTES + n > maxBytes) {
+        oversize[0]++;
+        continue;
+      }
+      if (size + n > maxBytes) {
+        messages.add(current);
+        current = new ArrayList<>();
+        size = HEADER_BYTES;
+      }
+      current.add(item);
+      size += n;
+    }
+    if (!current.isEmpty() || (loads != null && messages.isEmpty())) {
+      messages.add(current); // an empty report still says "nothing in flight"
+    }
+    int lastLoads = -1;
+    for (int m = 0; m < messages.size(); m++) {
+      if (loads != null && (messages.get(m).stream().anyMatch(Item::load) || m == 0)) {
+        lastLoads = m;
+      }
+    }
+    List<byte[]> out = new ArrayList<>(messages.size());
+    for (int m = 0; m < messages.size(); m++) {
+      out.add(write(messages.get(m), m <= lastLoads ? report : 0, m == lastLoads));
+    }
+    return out;
+  }
+
+  private static byte[] write(List<Item> items, long report, boolean last) {
+    return bytes(
+        out -> {
+          out.writeUInt32(VERSION_FIELD, VERSION);
+          if (report != 0) {
+            out.writeUInt64(LOADS_REPORT, report);
+            out.writeBool(LOADS_LAST, last);
+          }
+          for (Item i : items) {
+            out.writeByteArray(i.field(), i.body());
+          }
+        });
+  }
+
+  /** Decodes one message; throws when it is not a version-1 batch. */
+  static Batch decode(byte[] buf, int offset, int length) throws WireException {
+    try {
+      CodedInputStream in = CodedInputStream.newInstance(buf, offset, length);
+      version(in);
+      long report = 0;
+      boolean last = false;
+      Map<String, Load> loads = new HashMap<>();
+      List<Update> updates = new ArrayList<>();
+      int tag;
+      while ((tag = in.readTag()) != 0) {
+        switch (com.google.protobuf.WireFormat.getTagFieldNumber(tag)) {
+          case LOADS_REPORT -> report = in.readUInt64();
+          case LOADS_LAST -> last = in.readBool();
+          case LOAD -> readLoad(CodedInputStream.newInstance(in.readByteArray()), loads);
+          case PICK -> updates.add(readPick(CodedInputStream.newInstance(in.readByteArray())));
+          case TTFT -> updates.add(readTtft(CodedInputStream.newInstance(in.readByteArray())));
+          case TPOT -> updates.add(readTpot(CodedInputStream.newInstance(in.readByteArray())));
+          default -> in.skipField(tag);
+        }
+      }
+      return new Batch(report, last, loads, updates);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new WireException("malformed replication message (" + e.getMessage() + ")");
+    }
+  }
+
+  /** Reads and checks the version field, which comes first in every message. */
+  static void version(CodedInputStream in) throws IOException, WireException {
+    int tag = in.readTag();
+    if (com.google.protobuf.WireFormat.getTagFieldNumber(tag) != VERSION_FIELD) {
+      throw new WireException(
+          "replication message without a version first (expected version " + VERSION + ")");
+    }
+    int v = in.readUInt32();
+    if (v != VERSION) {
+      throw new WireException(
+          "replication message version "
+              + v
+              + " (expected "
+              + VERSION
+              + "; is a replica of another release in the cluster?)");
+    }
+  }
+
+  private static int fieldOf(Update u) {
+    return switch (u) {
+      case Update.Pick p -> PICK;
+      case Update.Ttft t -> TTFT;
+      case Update.Tpot t -> TPOT;
+    };
+  }
+
+  private static byte[] load(String address, Load l) {
+    return bytes(
+        out -> {
+          out.writeString(1, address);
+          out.writeSInt64(2, l.pendingRequests());
+          out.writeSInt64(3, l.pendingTokens());
+          out.writeSInt64(4, l.liveRequests());
+          out.writeSInt64(5, l.liveTokens());
+          out.writeSInt64(6, l.prefillRequests());
+          out.writeSInt64(7, l.prefillTokens());
+        });
+  }
+
+  private static byte[] body(Update u) {
+    return bytes(
+        out -> {
+          switch (u) {
+            case Update.Pick p -> {
+              out.writeString(1, p.address());
+              packedLongs(out, 2, p.blocks());
+              if (p.adapter() != null) {
+                out.writeString(3, p.adapter());
+              }
+              out.writeDouble(4, p.uncachedTokens());
+            }
+            case Update.Ttft t -> {
+              Decision.Prediction p = t.prediction();
+              out.writeString(1, t.address());
+              out.writeDouble(2, p.analyticSeconds());
+              out.writeDouble(3, p.baseSeconds());
+              out.writeDouble(4, p.adapterSeconds());
+              out.writeString(5, p.lora().name());
+              out.writeUInt32(6, p.loadsAhead());
+              out.writeDouble(7, t.ttftSeconds());
+            }
+            case Update.Tpot t -> {
+              out.writeString(1, t.address());
+              out.writeDouble(2, t.analyticTpotSeconds());
+              out.writeDouble(3, t.tpotSeconds());
+            }
+          }
+        });
+  }
+
+  private static void readLoad(CodedInputStream in, Map<String, Load> into) throws IOException {
+    String address = null;
+    long[] v = new long[7];
+    int tag;
+    while ((tag = in.readTag()) != 0) {
+      int f = com.google.protobuf.WireFormat.getTagFieldNumber(tag);
+      if (f == 1) {
+        address = in.readString();
+      } else if (f >= 2 && f <= 7) {
+        v[f - 1] = in.readSInt64();
+      } else {
+        in.skipField(tag);
+      }
+    }
+    into.put(
+        required(address, "EndpointLoad.address"),
+        new Load((int) v[1], v[2], (int) v[3], v[4], (int) v[5], v[6]));
+  }
+
+  private static Update readPick(CodedInputStream in) throws IOException {
+    String address = null;
+    String adapter = null;
+    long[] blocks = new long[0];
+    double uncached = 0;
+    int tag;
+    while ((tag = in.readTag()) != 0) {
+      switch (com.google.protobuf.WireFormat.getTagFieldNumber(tag)) {
+        case 1 -> address = in.readString();
+        case 2 -> blocks = readPackedLongs(in, tag, blocks);
+        case 3 -> adapter = in.readString();
+        case 4 -> uncached = in.readDouble();
+        default -> in.skipField(tag);
+      }
+    }
+    return new Update.Pick(required(address, "Pick.address"), blocks, adapter, uncached);
+  }
+
+  private static Update readTtft(CodedInputStream in) throws IOException {
+    String address = null;
+    double analytic = Double.NaN;
+    double base = Double.NaN;
+    double adapterSeconds = 0;
+    LoraState lora = LoraState.NONE;
+    int loadsAhead = 0;
+    double ttft = Double.NaN;
+    int tag;
+    while ((tag = in.readTag()) != 0) {
+      switch (com.google.protobuf.WireFormat.getTagFieldNumber(tag)) {
+        case 1 -> address = in.readString();
+        case 2 -> analytic = in.readDouble();
+        case 3 -> base = in.readDouble();
+        case 4 -> adapterSeconds = in.readDouble();
+        case 5 -> lora = LoraState.valueOf(in.readString());
+        case 6 -> loadsAhead = in.readUInt32();
+        case 7 -> ttft = in.readDouble();
+        default -> in.skipField(tag);
+      }
+    }
+    var p =
+        new Decision.Prediction(
+            analytic, base, adapterSeconds, lora, loadsAhead, Double.NaN, Double.NaN);
+    return new Update.Ttft(required(address, "Ttft.address"), p, ttft);
+  }
+
+  private static Update readTpot(CodedInputStream in) throws IOException {
+    String address = null;
+    double analytic = Double.NaN;
+    double tpot = Double.NaN;
+    int tag;
+    while ((tag = in.readTag()) != 0) {
+      switch (com.google.protobuf.WireFormat.getTagFieldNumber(tag)) {
+        case 1 -> address = in.readString();
+        case 2 -> analytic = in.readDouble();
+        case 3 -> tpot = in.readDouble();
+        default -> in.skipField(tag);
+      }
+    }
+    return new Update.Tpot(required(address, "Tpot.address"), analytic, tpot);
+  }
+
+  static void packedLongs(CodedOutputStream out, int field, long[] values) throws IOException {
+    if (values.length == 0) {
+      return;
+    }
+    out.writeTag(field, com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    out.writeUInt32NoTag(values.length * 8);
+    for (long v : values) {
+      out.writeFixed64NoTag(v);
+    }
+  }
+
+  /** Reads a packed (or, as protobuf allows, unpacked) repeated fixed64, appended to {@code to}. */
+  static long[] readPackedLongs(CodedInputStream in, int tag, long[] to) throws IOException {
+    if (com.google.protobuf.WireFormat.getTagWireType(tag) != FieldType.FIXED64.getWireType()) {
+      int limit = in.pushLimit(in.readRawVarint32());
+      List<Long> vs = new ArrayList<>();
+      while (in.getBytesUntilLimit() > 0) {
+        vs.add(in.readFixed64());
+      }
+      in.popLimit(limit);
+      long[] out = java.util.Arrays.copyOf(to, to.length + vs.size());
+      for (int i = 0; i < vs.size(); i++) {
+        out[to.length + i] = vs.get(i);
+      }
+      return out;
+    }
+    long[] out = java.util.Arrays.copyOf(to, to.length + 1);
+    out[to.length] = in.readFixed64();
+    return out;
+  }
+
+  static void packedDoubles(CodedOutputStream out, int field, double[] values) throws IOException {
+    out.writeTag(field, com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    out.writeUInt32NoTag(values.length * 8);
+    for (double v : values) {
+      out.writeDoubleNoTag(v);
+    }
+  }
+
+  static double[] readPackedDoubles(CodedInputStream in) throws IOException {
+    int limit = in.pushLimit(in.readRawVarint32());
+    double[] out = new double[in.getBytesUntilLimit() / 8];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = in.readDouble();
+    }
+    in.popLimit(limit);
+    return out;
+  }
+
+  static <T> T required(T value, String field) {
+    if (value == null) {
+      throw new IllegalArgumentException(field + " missing");
+    }
+    return value;
+  }
+
+  /** Writes what {@code body} writes into a byte array. */
+  static byte[] bytes(Body body) {
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    CodedOutputStream out = CodedOutputStream.newInstance(buf);
+    try {
+      body.write(out);
+      out.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a byte array does not fail
+    }
+    return buf.toByteArray();
+  }
+
+  interface Body {
+    void write(CodedOutputStream out) throws IOException;
+  }
+
+  private record Item(int field, byte[] body, boolean load) {
+    int size() {
+      return CodedOutputStream.computeByteArraySize(field, body);
+    }
+  }
+
+  /** A message that is not a batch this release can read; the text says why. */
+  static final class WireException extends Exception {
+    WireException(String message) {
+      super(message);
+    }
+  }
+}

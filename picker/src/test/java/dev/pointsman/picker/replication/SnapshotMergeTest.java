@@ -1,0 +1,58 @@
+package dev.pointsman.picker.replication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pointsman.picker.scheduling.InFlightTracker;
+import dev.pointsman.picker.scheduling.Scheduler;
+import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Absorbing a snapshot merges: prefix blocks and adapters are a union, and of two fits of one
+ * endpoint the one trained on more observations is kept, so two replicas that exchange snapshots (a
+ * healed partition) end with the same models.
+ */
+class SnapshotMergeTest {
+  private static final String X = "10.0.0.1:8000";
+
+  private static Scheduler scheduler() {
+    return new Scheduler(
+        new PrefixIndex(1_000), new InFlightTracker(), PrefixHasher.DEFAULT, () -> 0L);
+  }
+
+  private static Snapshot roundTrip(Scheduler s) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Snapshot.of(s).writeTo(out);
+    return Snapshot.readFrom(new ByteArrayInputStream(out.toByteArray()));
+  }
+
+  @Test
+  void twoSidesThatExchangeSnapshotsEndWithTheSameKnowledge() throws Exception {
+    Scheduler left = scheduler();
+    Scheduler right = scheduler();
+    left.learnPick(X, new long[] {1, 2, 3}, "sql", 100);
+    right.learnPick(X, new long[] {7, 8}, "chat", 50);
+    for (int i = 0; i < 5; i++) {
+      left.learnTpot(X, 0.01, 0.02);
+    }
+    right.learnTpot(X, 0.01, 0.05);
+    double[] leftFit = left.tpotModel().coefficients(X);
+
+    Snapshot fromLeft = roundTrip(left);
+    Snapshot fromRight = roundTrip(right);
+    fromRight.absorbInto(left);
+    fromLeft.absorbInto(right);
+
+    for (Scheduler s : List.of(left, right)) {
+      assertThat(s.prefixIndex().match(new long[] {1, 2, 3}, List.of(X))).containsExactly(3);
+      assertThat(s.prefixIndex().match(new long[] {7, 8}, List.of(X))).containsExactly(2);
+      assertThat(s.adapterHistory().mostRecent(X, 16)).containsExactlyInAnyOrder("sql", "chat");
+      assertThat(s.tpotModel().observations(X)).isEqualTo(5); // the better-trained fit wins
+      assertThat(s.tpotModel().coefficients(X)).containsExactly(leftFit);
+    }
+  }
+}

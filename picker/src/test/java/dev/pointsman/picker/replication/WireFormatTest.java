@@ -1,0 +1,148 @@
+package dev.pointsman.picker.replication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.pointsman.picker.replication.WireFormat.WireException;
+import dev.pointsman.picker.scheduling.Decision;
+import dev.pointsman.picker.scheduling.InFlightTracker.Load;
+import dev.pointsman.picker.scheduling.LoraState;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+
+class WireFormatTest {
+  private static final Decision.Prediction PREDICTION =
+      new Decision.Prediction(0.2, 0.25, 0.1, LoraState.COLD_LOAD, 2, Double.NaN, Double.NaN);
+
+  @Test
+  void aBatchRoundTrips() throws Exception {
+    Map<String, Load> loads = Map.of("10.0.0.1:8000", new Load(1, 100, 3, 300, 2, 150));
+    List<Update> updates =
+        List.of(
+            new Update.Pick("10.0.0.1:8000", new long[] {-1L, 42L, Long.MAX_VALUE}, "sql", 77.5),
+            new Update.Pick("10.0.0.2:8000", new long[0], null, 0),
+            new Update.Ttft("10.0.0.1:8000", PREDICTION, 0.9),
+            new Update.Tpot("10.0.0.2:8000", 0.01, 0.012));
+
+    List<byte[]> messages = WireFormat.encode(5, loads, updates, 60_000, new long[1]);
+
+    assertThat(messages).hasSize(1);
+    WireFormat.Batch b = WireFormat.decode(messages.get(0), 0, messages.get(0).length);
+    assertThat(b.loadsReport()).isEqualTo(5);
+    assertThat(b.loadsLast()).isTrue();
+    assertThat(b.loads()).isEqualTo(loads);
+    assertThat(b.updates()).hasSize(4);
+    var pick = (Update.Pick) b.updates().get(0);
+    assertThat(pick.blocks()).containsExactly(-1L, 42L, Long.MAX_VALUE);
+    assertThat(pick.adapter()).isEqualTo("sql");
+    assertThat(pick.uncachedTokens()).isEqualTo(77.5);
+    assertThat(((Update.Pick) b.updates().get(1)).adapter()).isNull();
+    var ttft = (Update.Ttft) b.updates().get(2);
+    assertThat(ttft.prediction().lora()).isEqualTo(LoraState.COLD_LOAD);
+    assertThat(ttft.prediction().predictedSeconds()).isEqualTo(PREDICTION.predictedSeconds());
+    assertThat(ttft.prediction().loadsAhead()).isEqualTo(2);
+    assertThat(b.updates().get(3)).isEqualTo(new Update.Tpot("10.0.0.2:8000", 0.01, 0.012));
+  }
+
+  @Test
+  void aBigBatchIsSplitIntoBoundedMessagesAndTheLoadReportEndsInItsLastPart() throws Exception {
+    Map<String, Load> loads = new HashMap<>();
+    for (int i = 0; i < 300; i++) {
+      loads.put("10.0." + i / 250 + "." + i % 250 + ":8000", new Load(i, i, i, i, i, i));
+    }
+    List<Update> updates = new ArrayList<>();
+    long[] blocks = LongStream.range(0, 256).toArray();
+    for (int i = 0; i < 40; i++) {
+      updates.add(new Update.Pick("10.0.0.1:8000", blocks, null, 1));
+    }
+    long[] oversize = new long[1];
+
+    List<byte[]> messages = WireFormat.encode(9, loads, updates, 8_192, oversize);
+
+    assertThat(messages.size()).isGreaterThan(10);
+    assertThat(messages).allSatisfy(m -> assertThat(m.length).isLessThanOrEqualTo(8_192));
+    Map<String, Load> got = new HashMap<>();
+    int picks = 0;
+    int lastFlags = 0;
+    for (byte[] m : messages) {
+      WireFormat.Batch b = WireFormat.decode(m, 0, m.length);
+      got.putAll(b.loads());
+      picks += b.updates().size();
+      lastFlags += b.loadsLast() ? 1 : 0;
+      if (!b.loads().isEmpty()) {
+        assertThat(b.loadsReport()).isEqualTo(9);
+      }
+    }
+    assertThat(got).isEqualTo(loads);
+    assertThat(picks).isEqualTo(40);
+    assertThat(lastFlags).isEqualTo(1);
+    assertThat(oversize[0]).isZero();
+  }
+
+  @Test
+  void anUpdateTooBigForAnyMessageIsCountedAndLeftOut() {
+    long[] oversize = new long[1];
+    long[] blocks = LongStream.range(0, 1_000).toArray();
+
+    List<byte[]> messages =
+        WireFormat.encode(
+            0, null, List.of(new Update.Pick("a:1", blocks, null, 1)), 4_096, oversize);
+
+    assertThat(messages).isEmpty();
+    assertThat(oversize[0]).isEqualTo(1);
+  }
+
+  @Test
+  void anEmptyLoadReportIsStillSent() throws Exception {
+    List<byte[]> messages = WireFormat.encode(3, Map.of(), List.of(), 4_096, new long[1]);
+
+    assertThat(messages).hasSize(1);
+    WireFormat.Batch b = WireFormat.decode(messages.get(0), 0, messages.get(0).length);
+    assertThat(b.loadsReport()).isEqualTo(3);
+    assertThat(b.loadsLast()).isTrue();
+    assertThat(b.loads()).isEmpty();
+  }
+
+  @Test
+  void anotherVersionIsRefusedWithAClearError() {
+    byte[] v2 = WireFormat.bytes(o -> o.writeUInt32(1, 2));
+    byte[] none = WireFormat.bytes(o -> o.writeString(4, "x"));
+    byte[] garbage = {(byte) 0x08, (byte) 0x01, (byte) 0x2a, (byte) 0xff};
+
+    assertThatThrownBy(() -> WireFormat.decode(v2, 0, v2.length))
+        .isInstanceOf(WireException.class)
+        .hasMessageContaining("replication message version 2 (expected 1");
+    assertThatThrownBy(() -> WireFormat.decode(none, 0, none.length))
+        .hasMessageContaining("without a version first (expected version 1)");
+    assertThatThrownBy(() -> WireFormat.decode(garbage, 0, garbage.length))
+        .isInstanceOf(WireException.class)
+        .hasMessageContaining("malformed replication message");
+  }
+
+  @Test
+  void aSnapshotRoundTrips() throws Exception {
+    Snapshot s =
+        new Snapshot(
+            Map.of("a:1", new long[] {3, 1, 2}),
+            Map.of("a:1", List.of("x", "y")),
+            Map.of("a:1", new double[] {0.01, 1, 2, 3, 4, 5, 0.1}),
+            Map.of("b:1", new double[] {0.5, 10, Double.NaN}),
+            Map.of("", new double[] {300, 25}));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    s.writeTo(out);
+    Snapshot back = Snapshot.readFrom(new ByteArrayInputStream(out.toByteArray()));
+
+    assertThat(back.prefix().get("a:1")).containsExactly(3, 1, 2);
+    assertThat(back.adapters()).isEqualTo(s.adapters());
+    assertThat(back.ttftFits().get("a:1")).containsExactly(s.ttftFits().get("a:1"));
+    assertThat(back.tpotFits().get("b:1")).containsExactly(s.tpotFits().get("b:1"));
+    assertThat(back.queuedWork().get("")).containsExactly(300, 25);
+  }
+}
