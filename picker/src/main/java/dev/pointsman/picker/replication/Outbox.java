@@ -13,13 +13,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * paths: a lock-free queue and a counter, never blocking; past {@code capacity} an update is
  * dropped and counted. Drained by the one thread that sends batches.
  */
-final class Outbox implements Learning {
+public final class Outbox implements Learning {
   private final int capacity;
   private final ConcurrentLinkedQueue<Update> queue = new ConcurrentLinkedQueue<>();
   private final AtomicInteger size = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
 
-  Outbox(int capacity) {
+  public Outbox(int capacity) {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity: " + capacity + " (expected >= 1)");
     }
@@ -51,7 +51,7 @@ final class Outbox implements Learning {
   }
 
   /** Takes everything queued now, oldest first. */
-  List<Update> drain() {
+  public List<Update> drain() {
     List<Update> out = new ArrayList<>();
     Update u;
     while ((u = queue.poll()) != null) {
@@ -62,7 +62,7 @@ final class Outbox implements Learning {
   }
 
   /** Updates dropped because the queue was full. */
-  long dropped() {
+  public long dropped() {
     return dropped.get();
   }
 }

@@ -12,25 +12,26 @@ import java.util.function.LongSupplier;
  * loads. A member counts only while it is in the view and its last complete report is younger than
  * {@code staleNanos}. A report may span several messages (parts of one report number, the last one
  * flagged); it takes effect when its last part arrives. Members are keyed by name (JGroups' address
- * text), so this class sees no JGroups type.
+ * text), so this class sees no JGroups type (the bench drives it in virtual time).
  *
  * <p>Thread-safe: every method holds the monitor; called by the channel's receive threads and the
  * batch thread, never by a decision.
  */
-final class PeerLoads {
+public final class PeerLoads {
   private final InFlightTracker tracker;
   private final LongSupplier nanoClock;
   private final long staleNanos;
   private final Map<String, Member> members = new HashMap<>();
 
-  PeerLoads(InFlightTracker tracker, LongSupplier nanoClock, long staleNanos) {
+  public PeerLoads(InFlightTracker tracker, LongSupplier nanoClock, long staleNanos) {
     this.tracker = tracker;
     this.nanoClock = nanoClock;
     this.staleNanos = staleNanos;
   }
 
   /** A part of {@code member}'s load report {@code report}. */
-  synchronized void report(String member, long report, boolean last, Map<String, Load> part) {
+  public synchronized void report(
+      String member, long report, boolean last, Map<String, Load> part) {
     Member m = members.computeIfAbsent(member, k -> new Member());
     if (m.building == null || m.buildingReport != report) {
       m.building = new HashMap<>();
@@ -53,7 +54,7 @@ final class PeerLoads {
   }
 
   /** Drops members whose last report is older than the stale bound; returns how many. */
-  synchronized int expire() {
+  public synchronized int expire() {
     long now = nanoClock.getAsLong();
     int before = members.size();
     members.values().removeIf(m -> m.current != null && now - m.reportedAt > staleNanos);

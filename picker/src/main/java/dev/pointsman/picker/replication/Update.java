@@ -4,7 +4,7 @@ import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.Scheduler;
 
 /** One fact a replica learned and shares: a pick, or an observed latency. */
-sealed interface Update {
+public sealed interface Update {
   /** Applies the fact to another replica's scheduler. */
   void applyTo(Scheduler scheduler);
 

@@ -1,7 +1,9 @@
 package dev.pointsman.bench.routing.policy;
 
 import dev.pointsman.bench.routing.workload.BenchRequest;
+import dev.pointsman.picker.config.ReplicationSection;
 import dev.pointsman.picker.scheduling.PolicyConfig;
+import dev.pointsman.picker.scheduling.Scheduler;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,9 +14,12 @@ import java.util.SplittableRandom;
  * The gateway in front of the fleet, as deployed: Envoy and N independent replicas of one policy
  * (the Helm chart ships two pickers). Each replica is a fresh instance with its own {@link
  * FleetView} (its own scrapes of every pod, on its own schedule) and so its own in-flight tracker,
- * prefix index and learned models; they share nothing else, as picker replicas share nothing today.
- * {@link EnvoyBalancer} decides which replica routes each request, and that replica alone hears of
- * the request's response.
+ * prefix index and learned models. Without sharing they share nothing else; with it ({@code
+ * production.sharing}) the picker's own replicas ({@code pointsman} and custom picker policies)
+ * share picks, observed latencies and in-flight work as the picker's replication does, in virtual
+ * time ({@link Sharing}). The baselines never share: they ship no replication. {@link
+ * EnvoyBalancer} decides which replica routes each request, and that replica alone hears of the
+ * request's response.
  *
  * <p>What a replica hears, and when, is what the gateway sees of the response: the first byte of a
  * streamed response comes with its first token; a non-streamed response has nothing to send until
@@ -26,11 +31,17 @@ public final class Gateway implements RoutingPolicy {
   private final List<RoutingPolicy> replicas;
   private final EnvoyBalancer envoys;
   private final Map<Long, Integer> streamOf = new HashMap<>();
+  private final Sharing sharing;
 
   Gateway(List<RoutingPolicy> replicas, EnvoyBalancer envoys) {
+    this(replicas, envoys, null);
+  }
+
+  private Gateway(List<RoutingPolicy> replicas, EnvoyBalancer envoys, Sharing sharing) {
     this.name = replicas.get(0).name();
     this.replicas = List.copyOf(replicas);
     this.envoys = envoys;
+    this.sharing = sharing;
   }
 
   /**
@@ -44,6 +55,21 @@ public final class Gateway implements RoutingPolicy {
       SplittableRandom others,
       Map<String, PolicyConfig> custom,
       int envoys) {
+    return create(policy, views, random, others, custom, envoys, false);
+  }
+
+  /**
+   * As {@link #create(String, List, SplittableRandom, SplittableRandom, Map, int)}; with {@code
+   * share} the picker's replicas share what they learn (the baselines ignore it).
+   */
+  public static Gateway create(
+      String policy,
+      List<FleetView> views,
+      SplittableRandom random,
+      SplittableRandom others,
+      Map<String, PolicyConfig> custom,
+      int envoys,
+      boolean share) {
     if (views.isEmpty()) {
       throw new IllegalArgumentException("views: [] (expected at least one replica)");
     }
@@ -53,7 +79,34 @@ public final class Gateway implements RoutingPolicy {
       instances.add(
           Policies.create(policy, views.get(i), i == 0 ? random : others.split(), custom));
     }
-    return new Gateway(instances, new EnvoyBalancer(envoys, views.size(), balancer));
+    EnvoyBalancer balancerOfStreams = new EnvoyBalancer(envoys, views.size(), balancer);
+    boolean picker =
+        (policy.equals("pointsman") || custom.containsKey(policy))
+            && instances.stream().allMatch(SchedulerPolicy.class::isInstance);
+    if (!share || !picker || views.size() < 2) {
+      return new Gateway(instances, balancerOfStreams);
+    }
+    List<Scheduler> schedulers = new ArrayList<>();
+    for (RoutingPolicy r : instances) {
+      schedulers.add(((SchedulerPolicy) r).scheduler());
+    }
+    FleetView clock = views.get(0);
+    return new Gateway(
+        instances,
+        balancerOfStreams,
+        new Sharing(schedulers, ReplicationSection.DEFAULTS, clock::nowNanos));
+  }
+
+  /** Whether the replicas share what they learn. */
+  public boolean shares() {
+    return sharing != null;
+  }
+
+  /** Runs the replicas' batches and deliveries due by now (before each event; tests). */
+  void advance() {
+    if (sharing != null) {
+      sharing.advance();
+    }
   }
 
   @Override
@@ -72,6 +125,7 @@ public final class Gateway implements RoutingPolicy {
 
   @Override
   public Route route(BenchRequest request) {
+    advance();
     int stream = envoys.open();
     Route route = replicas.get(envoys.picker(stream)).route(request);
     if (route.outcome() == Route.Outcome.ROUTED) {
@@ -84,12 +138,14 @@ public final class Gateway implements RoutingPolicy {
 
   /** Replica {@code replica}'s view of {@code pod} was scraped. */
   public void onScrape(int replica, int pod) {
+    advance();
     replicas.get(replica).onScrape(pod);
   }
 
   /** Every replica's view was scraped (tests and single-view callers). */
   @Override
   public void onScrape(int pod) {
+    advance();
     for (RoutingPolicy r : replicas) {
       r.onScrape(pod);
     }
@@ -98,6 +154,7 @@ public final class Gateway implements RoutingPolicy {
   /** The engine produced the first token: a streamed response's first byte reaches the gateway. */
   @Override
   public void onFirstToken(BenchRequest request, int pod) {
+    advance();
     Integer stream = streamOf.get(request.id());
     if (stream != null && request.streamed()) {
       replicas.get(envoys.picker(stream)).onFirstToken(request, pod);
@@ -107,6 +164,7 @@ public final class Gateway implements RoutingPolicy {
   /** The request ended. A non-streamed one sends its only bytes now. */
   @Override
   public void onFinish(BenchRequest request, int pod) {
+    advance();
     Integer stream = streamOf.remove(request.id());
     if (stream == null) {
       return;
@@ -125,6 +183,7 @@ public final class Gateway implements RoutingPolicy {
    */
   @Override
   public void onFailed(BenchRequest request, int pod) {
+    advance();
     Integer stream = streamOf.remove(request.id());
     if (stream == null) {
       return;

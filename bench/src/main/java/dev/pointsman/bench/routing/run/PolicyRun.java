@@ -128,7 +128,8 @@ public final class PolicyRun {
             new SplittableRandom(seed * 31 + 7),
             new SplittableRandom(seed ^ 0x4E9L),
             custom,
-            scenario.production().envoys());
+            scenario.production().envoys(),
+            scenario.production().sharing());
     ScrapeSpec spec = scenario.scrape();
     // each replica scrapes every pod itself: its own phases, lags and failures (replica 0 draws
     // exactly what a single picker would)

@@ -12,9 +12,16 @@ package dev.pointsman.bench.routing.scenario;
  *     non-streamed response's first byte comes with its last token, so the picker learns no time to
  *     first token from it
  * @param text what the prompts are written in, which sets their characters per token
+ * @param sharing whether the picker replicas share what they learn (picks, observed latencies,
+ *     in-flight work), as the picker's replication does: every 50 ms, 1 ms on the wire (default
+ *     false: independent replicas); needs at least 2 replicas
  */
 public record ProductionSpec(
-    Integer pickerReplicas, Integer envoys, Double streamedFraction, TextMix text) {
+    Integer pickerReplicas,
+    Integer envoys,
+    Double streamedFraction,
+    TextMix text,
+    Boolean sharing) {
   /** More replicas than this is not a deployment the bench models. */
   public static final int MAX_REPLICAS = 64;
 
@@ -31,14 +38,26 @@ public record ProductionSpec(
     }
     streamedFraction = Check.fraction("production.streamedFraction", streamedFraction, 1.0);
     text = text == null ? TextMix.defaults() : text;
+    sharing = sharing != null && sharing;
+    if (sharing && pickerReplicas < 2) {
+      throw new IllegalArgumentException(
+          "production.sharing: true with pickerReplicas "
+              + pickerReplicas
+              + " (expected pickerReplicas >= 2: one replica has nobody to share with)");
+    }
   }
 
   public static ProductionSpec defaults() {
-    return new ProductionSpec(null, null, null, null);
+    return new ProductionSpec(null, null, null, null, null);
   }
 
   /** A copy with {@code n} picker replicas. */
   public ProductionSpec withPickerReplicas(int n) {
-    return new ProductionSpec(n, envoys, streamedFraction, text);
+    return new ProductionSpec(n, envoys, streamedFraction, text, sharing);
+  }
+
+  /** A copy whose replicas share what they learn, or not. */
+  public ProductionSpec withSharing(boolean share) {
+    return new ProductionSpec(pickerReplicas, envoys, streamedFraction, text, share);
   }
 }

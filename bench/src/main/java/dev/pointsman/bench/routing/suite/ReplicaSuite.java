@@ -12,19 +12,21 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * {@code --suite replicas}: the same scenarios with 1, 2 (the Helm chart's default) and 4
- * independent picker replicas behind Envoy, each replica with its own scrapes, in-flight tracker,
- * prefix index and learned models. S1 (heterogeneous fleet: each replica's in-flight tracker sees
- * only its own picks), S3 (shared prefixes: the prefix index splits) and S5 (the mix).
+ * {@code --suite replicas}: the same scenarios with 1, 2 (the Helm chart's default) and 4 picker
+ * replicas behind Envoy, each replica with its own scrapes, in-flight tracker, prefix index and
+ * learned models; 2 and 4 both independent and sharing what they learn ({@code production.sharing},
+ * instances named {@code …-replicas-N-shared}). S1 (heterogeneous fleet: each replica's in-flight
+ * tracker sees only its own picks), S3 (shared prefixes: the prefix index splits) and S5 (the mix).
  */
 final class ReplicaSuite implements Suite {
   static final List<Integer> REPLICAS = List.of(1, 2, 4);
   static final List<String> SCENARIOS = List.of("s1-heterogeneous", "s3-shared-prefix", "s5-mixed");
   static final String INFIX = "-replicas-";
+  static final String SHARED = "-shared";
 
   @Override
   public String description() {
-    return "1, 2 and 4 independent picker replicas on S1, S3 and S5";
+    return "1, 2 and 4 picker replicas, independent and sharing, on S1, S3 and S5";
   }
 
   @Override
@@ -35,6 +37,12 @@ final class ReplicaSuite implements Suite {
       for (int n : REPLICAS) {
         out.add(
             base.withProduction(base.name() + INFIX + n, base.production().withPickerReplicas(n)));
+        if (n > 1) {
+          out.add(
+              base.withProduction(
+                  base.name() + INFIX + n + SHARED,
+                  base.production().withPickerReplicas(n).withSharing(true)));
+        }
       }
     }
     return out;
@@ -47,26 +55,30 @@ final class ReplicaSuite implements Suite {
 
   @Override
   public String summary(List<ScenarioResult> results) {
-    // base scenario -> replicas -> result
-    Map<String, Map<Integer, ScenarioResult>> byBase = new LinkedHashMap<>();
+    // base scenario -> column (replicas, shared or not) -> result
+    Map<String, Map<String, ScenarioResult>> byBase = new LinkedHashMap<>();
     for (ScenarioResult r : results) {
       int n = r.definition().production().pickerReplicas();
+      boolean shared = r.definition().production().sharing();
       // a variant's name follows the replica count: s3-shared-prefix-replicas-2-groups
-      String base = r.scenario().replace(INFIX + n, "");
-      byBase.computeIfAbsent(base, k -> new LinkedHashMap<>()).put(n, r);
+      String base = r.scenario().replace(INFIX + n + (shared ? SHARED : ""), "");
+      String column = n + (n == 1 ? " replica" : shared ? " shared" : " replicas");
+      byBase.computeIfAbsent(base, k -> new LinkedHashMap<>()).put(column, r);
     }
     StringBuilder sb = new StringBuilder();
     sb.append("# Picker replicas: ").append(description()).append("\n\n");
     sb.append(
         "TTFT p50 / p99 in ms by number of picker replicas (each its own scrapes, in-flight"
-            + " tracker, prefix index and learned models; Envoy least-request over them), and the"
-            + " knee (highest load with p99 TTFT within the SLO).\n");
-    for (Map.Entry<String, Map<Integer, ScenarioResult>> e : byBase.entrySet()) {
-      Map<Integer, ScenarioResult> byN = e.getValue();
+            + " tracker, prefix index and learned models; Envoy least-request over them;"
+            + " \"shared\": pointsman's replicas share picks, latencies and in-flight work every"
+            + " 50 ms, 1 ms on the wire), and the knee (highest load with p99 TTFT within the"
+            + " SLO).\n");
+    for (Map.Entry<String, Map<String, ScenarioResult>> e : byBase.entrySet()) {
+      Map<String, ScenarioResult> byN = e.getValue();
       ScenarioResult any = byN.values().iterator().next();
       sb.append("\n## ").append(e.getKey()).append("\n\n| policy | load |");
-      for (int n : byN.keySet()) {
-        sb.append(" ").append(n).append(n == 1 ? " replica |" : " replicas |");
+      for (String column : byN.keySet()) {
+        sb.append(" ").append(column).append(" |");
       }
       sb.append("\n|---|---|");
       byN.keySet().forEach(n -> sb.append("---|"));

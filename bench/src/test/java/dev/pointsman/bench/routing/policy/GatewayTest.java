@@ -7,6 +7,7 @@ import dev.pointsman.bench.routing.scenario.TextMix;
 import dev.pointsman.bench.routing.workload.BenchRequest;
 import dev.pointsman.bench.routing.workload.ClientRequests;
 import dev.pointsman.picker.scheduling.InFlightTracker;
+import dev.pointsman.picker.scheduling.QueuedWork;
 import dev.pointsman.sim.engine.EngineConfig;
 import dev.pointsman.sim.engine.EngineListener;
 import dev.pointsman.sim.engine.GpuProfiles;
@@ -14,6 +15,7 @@ import dev.pointsman.sim.engine.Segment;
 import dev.pointsman.sim.engine.SimRequest;
 import dev.pointsman.sim.engine.VirtualCluster;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -86,6 +88,78 @@ class GatewayTest {
       assertThat(t.load(FleetView.address(0)).liveRequests()).isZero();
       assertThat(t.load(FleetView.address(1)).liveRequests()).isZero();
     }
+  }
+
+  @Test
+  void sharedReplicasSeeEachOthersPicksOneBatchAndTheWireLater() {
+    EngineConfig h100 = EngineConfig.of("p0", "base", GpuProfiles.builtIn().get("H100-80"));
+    List<EngineConfig> configs = List.of(h100, EngineConfig.of("p1", "base", h100.gpu()));
+    VirtualCluster cluster = new VirtualCluster(configs, EngineListener.NONE);
+    ClientRequests clients = new ClientRequests("base", Set.of(), TextMix.defaults());
+    List<FleetView> views = new ArrayList<>();
+    for (int k = 0; k < 2; k++) {
+      views.add(new FleetView(configs, cluster, null, clients));
+    }
+    Gateway shared =
+        Gateway.create(
+            "pointsman",
+            views,
+            new SplittableRandom(1),
+            new SplittableRandom(2),
+            Map.of(),
+            2,
+            true);
+    assertThat(shared.shares()).isTrue();
+    cluster.runUntil(10);
+    BenchRequest r =
+        new BenchRequest(SimRequest.of(1, 10, List.of(new Segment(7, 300)), 10), "sharegpt", false);
+    assertThat(shared.route(r).outcome()).isEqualTo(Route.Outcome.ROUTED);
+    int router = live(shared, 0, false) == 1 ? 0 : 1;
+    int peer = 1 - router;
+    assertThat(live(shared, router, false)).isEqualTo(1);
+
+    // the pick at 10 ms goes out with the batch at 50 ms and arrives 1 ms later
+    cluster.runUntil(50.9);
+    shared.advance();
+    assertThat(live(shared, peer, true)).isZero();
+    assertThat(queued(shared, peer)).isEmpty();
+    cluster.runUntil(51);
+    shared.advance();
+    assertThat(live(shared, peer, true)).isEqualTo(1);
+    assertThat(live(shared, peer, false)).isZero();
+    assertThat(queued(shared, peer)).isNotEmpty();
+
+    // the baselines ship no replication: they never share
+    assertThat(
+            Gateway.create(
+                    "gie-default",
+                    views,
+                    new SplittableRandom(1),
+                    new SplittableRandom(2),
+                    Map.of(),
+                    2,
+                    true)
+                .shares())
+        .isFalse();
+  }
+
+  /** Requests live on any pod in replica {@code k}'s tracker: its own, or with its peers'. */
+  private static int live(Gateway g, int k, boolean withPeers) {
+    InFlightTracker t = ((SchedulerPolicy) g.replica(k)).scheduler().inFlight();
+    int n = 0;
+    for (int pod = 0; pod < 2; pod++) {
+      String a = FleetView.address(pod);
+      n += (withPeers ? t.load(a) : t.ownLoad(a)).liveRequests();
+    }
+    return n;
+  }
+
+  /** The endpoints replica {@code k} has learned queued prefill for. */
+  private static Set<String> queued(Gateway g, int k) {
+    Set<String> out =
+        new HashSet<>(((SchedulerPolicy) g.replica(k)).scheduler().queuedWork().export().keySet());
+    out.remove(QueuedWork.POOL);
+    return out;
   }
 
   private static int pending(Gateway replicas, int replica, int pod) {

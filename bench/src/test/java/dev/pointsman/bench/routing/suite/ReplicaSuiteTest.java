@@ -16,12 +16,17 @@ import org.junit.jupiter.api.Test;
 class ReplicaSuiteTest {
 
   @Test
-  void theSuiteRunsEachScenarioWithOneTwoAndFourReplicas() {
+  void theSuiteRunsEachScenarioWithOneTwoAndFourReplicasIndependentAndShared() {
     List<Scenario> scenarios = Suites.get("replicas").scenarios();
-    assertThat(scenarios).hasSize(9);
+    assertThat(scenarios).hasSize(15);
     assertThat(scenarios.get(1).name()).isEqualTo("s1-heterogeneous-replicas-2");
+    assertThat(scenarios.get(2).name()).isEqualTo("s1-heterogeneous-replicas-2-shared");
     assertThat(scenarios.stream().map(s -> s.production().pickerReplicas()))
-        .containsExactly(1, 2, 4, 1, 2, 4, 1, 2, 4);
+        .containsExactly(1, 2, 2, 4, 4, 1, 2, 2, 4, 4, 1, 2, 2, 4, 4);
+    assertThat(scenarios.stream().map(s -> s.production().sharing()))
+        .containsExactly(
+            false, false, true, false, true, false, false, true, false, true, false, false, true,
+            false, true);
     assertThatThrownBy(() -> Suites.get("nope"))
         .hasMessageContaining("'nope'")
         .hasMessageContaining("replicas");
@@ -67,5 +72,36 @@ class ReplicaSuiteTest {
         summary.lines().filter(l -> l.startsWith("| pointsman | 0.50 |")).findFirst().orElseThrow();
     assertThat(row.split("\\|")).hasSize(6);
     assertThat(summary).contains("| pointsman | knee |");
+  }
+
+  @Test
+  void sharingReplicasKeepAtLeastTheIndependentPrefixHitRateAndShowSideBySide() {
+    Scenario base = tiny();
+    List<Scenario> instances =
+        List.of(
+            base.withProduction(
+                "tiny" + ReplicaSuite.INFIX + 2, base.production().withPickerReplicas(2)),
+            base.withProduction(
+                "tiny" + ReplicaSuite.INFIX + 2 + ReplicaSuite.SHARED,
+                base.production().withPickerReplicas(2).withSharing(true)));
+    List<ScenarioResult> results =
+        new BenchRunner(List.of("pointsman"), 1, 300, Progress.disabled()).run(instances);
+    RunResult alone = results.get(0).runs().getFirst();
+    RunResult shared = results.get(1).runs().getFirst();
+    assertThat(shared.completed()).isPositive();
+    // each group's prefix, learned by one replica, reaches the other 51 ms later instead of never
+    assertThat(shared.prefixHitRate()).isGreaterThanOrEqualTo(alone.prefixHitRate());
+    assertThat(shared.ttftSamples()).isNotEqualTo(alone.ttftSamples());
+
+    String summary = new ReplicaSuite().summary(results);
+    assertThat(summary).contains("| 2 replicas | 2 shared |").doesNotContain("## tiny-shared");
+  }
+
+  @Test
+  void sharingNeedsTwoReplicas() {
+    Scenario base = tiny();
+    assertThatThrownBy(() -> base.production().withSharing(true))
+        .hasMessageContaining("production.sharing")
+        .hasMessageContaining("pickerReplicas >= 2");
   }
 }

@@ -125,7 +125,8 @@ class TraceStreamTest {
     Scenario mixed =
         t3.withProduction(
             "t3-mixed",
-            new ProductionSpec(defaults.pickerReplicas(), defaults.envoys(), 0.3, defaults.text()));
+            new ProductionSpec(
+                defaults.pickerReplicas(), defaults.envoys(), 0.3, defaults.text(), false));
     List<BenchRequest> stream = RequestStream.generate(mixed, 20, 60_000, 1);
     long streamed = stream.stream().filter(BenchRequest::streamed).count();
     assertThat((double) streamed / stream.size()).isBetween(0.25, 0.35);
