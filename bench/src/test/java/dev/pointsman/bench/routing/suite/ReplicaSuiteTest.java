@@ -103,5 +103,21 @@ class ReplicaSuiteTest {
     assertThatThrownBy(() -> base.production().withSharing(true))
         .hasMessageContaining("production.sharing")
         .hasMessageContaining("pickerReplicas >= 2");
+    String yaml =
+        """
+        name: shared
+        fleet: [{gpu: A10G, count: 2}]
+        workload: [{kind: shared-prefix, groups: 3, systemTokens: 800, questionTokens: 50, outputTokens: 40}]
+        loads: [0.5]
+        durationSeconds: 20
+        warmupSeconds: 5
+        drainSeconds: 60
+        production: {pickerReplicas: 2, sharing: true}
+        """;
+    assertThat(Scenarios.parse(yaml, "shared.yaml").production().sharing()).isTrue();
+    assertThatThrownBy(
+            () -> Scenarios.parse(yaml.replace("pickerReplicas: 2", "pickerReplicas: 1"), "x.yaml"))
+        .hasMessageContaining("production.sharing");
+    assertThat(base.production().sharing()).isFalse();
   }
 }
