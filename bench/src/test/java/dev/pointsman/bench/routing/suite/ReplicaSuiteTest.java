@@ -33,8 +33,11 @@ class ReplicaSuiteTest {
   }
 
   private static Scenario tiny() {
-    String yaml =
-        """
+    return Scenarios.parse(TINY, "tiny.yaml");
+  }
+
+  private static final String TINY =
+      """
         name: tiny
         fleet: [{gpu: A10G, count: 2}]
         workload: [{kind: shared-prefix, groups: 3, systemTokens: 800, questionTokens: 50, outputTokens: 40}]
@@ -43,8 +46,6 @@ class ReplicaSuiteTest {
         warmupSeconds: 5
         drainSeconds: 60
         """;
-    return Scenarios.parse(yaml, "tiny.yaml");
-  }
 
   @Test
   void replicatedRunsAreDeterministicAndTheSummarySetsThemSideBySide() {
@@ -103,17 +104,7 @@ class ReplicaSuiteTest {
     assertThatThrownBy(() -> base.production().withSharing(true))
         .hasMessageContaining("production.sharing")
         .hasMessageContaining("pickerReplicas >= 2");
-    String yaml =
-        """
-        name: shared
-        fleet: [{gpu: A10G, count: 2}]
-        workload: [{kind: shared-prefix, groups: 3, systemTokens: 800, questionTokens: 50, outputTokens: 40}]
-        loads: [0.5]
-        durationSeconds: 20
-        warmupSeconds: 5
-        drainSeconds: 60
-        production: {pickerReplicas: 2, sharing: true}
-        """;
+    String yaml = TINY + "production: {pickerReplicas: 2, sharing: true}\n";
     assertThat(Scenarios.parse(yaml, "shared.yaml").production().sharing()).isTrue();
     assertThatThrownBy(
             () -> Scenarios.parse(yaml.replace("pickerReplicas: 2", "pickerReplicas: 1"), "x.yaml"))
