@@ -11,7 +11,15 @@ public final class Await {
   private Await() {}
 
   public static void until(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
+    until(what, LIMIT, condition);
+  }
+
+  /**
+   * Waits up to {@code limit}: for conditions that wait on another system's own timers (a group
+   * membership protocol's failure detection and merge rounds), which a loaded machine stretches.
+   */
+  public static void until(String what, Duration limit, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + limit.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out waiting until " + what);

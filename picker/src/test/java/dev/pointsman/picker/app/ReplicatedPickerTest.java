@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -44,8 +45,10 @@ class ReplicatedPickerTest {
                   + members
                   + "}, failureMillis: 1000, expectedMembers: 2}\n"));
     }
+    // a join waits on JGroups' own timers, which a loaded build stretches
     Await.until(
         "both joined, each with the other's report",
+        Duration.ofSeconds(60),
         () ->
             apps.stream()
                 .map(PickerApp::replicationStatus)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.pointsman.picker.replication.Cluster.Replica;
 import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.testing.Await;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -21,6 +22,13 @@ import org.junit.jupiter.api.Test;
  * late joiner catches up before it settles. Waits are bounded polls on a condition.
  */
 class ReplicationTest {
+  /**
+   * Every wait here is on JGroups' own timers (joins, failure detection, merge rounds and state
+   * transfer, about a second each here), which can take several rounds on a loaded 2-core build: a
+   * longer bound than the default, returning as soon as the condition holds.
+   */
+  private static final Duration VIEW_CHANGE = Duration.ofSeconds(60);
+
   private static final String DOC = "You are a helpful assistant. ".repeat(20) + "Question: ";
   private Cluster cluster;
 
@@ -34,7 +42,8 @@ class ReplicationTest {
   private List<Replica> startAll(int n) {
     cluster = new Cluster(n);
     List<Replica> rs = IntStream.range(0, n).mapToObj(cluster::start).toList();
-    Await.until("all " + n + " joined", () -> rs.stream().allMatch(r -> r.members() == n));
+    Await.until(
+        "all " + n + " joined", VIEW_CHANGE, () -> rs.stream().allMatch(r -> r.members() == n));
     return rs;
   }
 
@@ -54,25 +63,30 @@ class ReplicationTest {
     int ownOnX = a.scheduler().inFlight().ownLoad(x).liveRequests();
 
     // then: b counts a's in-flight work on top of its own, and a's prompt blocks
-    Await.until("b sees a's in-flight work", () -> b.live(x) == ownOnX);
-    Await.until("b's index has a's prompt", () -> b.matched(DOC + 0, x) == Cluster.blocks(DOC + 0));
+    Await.until("b sees a's in-flight work", VIEW_CHANGE, () -> b.live(x) == ownOnX);
+    Await.until(
+        "b's index has a's prompt",
+        VIEW_CHANGE,
+        () -> b.matched(DOC + 0, x) == Cluster.blocks(DOC + 0));
 
     // when: b routes one of its own; a sums both
     Decision.Picked fromB = b.pick("other prompt");
     String y = fromB.address();
     int expectedOnY = a.scheduler().inFlight().ownLoad(y).liveRequests() + 1;
-    Await.until("a sees b's request", () -> a.live(y) == expectedOnY);
+    Await.until("a sees b's request", VIEW_CHANGE, () -> a.live(y) == expectedOnY);
 
     // when: a learns a time to first token; b learns the same observation
     a.scheduler().observeTtft(held.get(0), 0.8);
     Await.until(
-        "b learned a's observation", () -> b.scheduler().latencyModel().observations(x) == 1);
+        "b learned a's observation",
+        VIEW_CHANGE,
+        () -> b.scheduler().latencyModel().observations(x) == 1);
     assertThat(b.scheduler().latencyModel().coefficients(x))
         .containsExactly(a.scheduler().latencyModel().coefficients(x));
 
     // when: a's requests finish, b stops counting them
     held.forEach(p -> p.ticket().release());
-    Await.until("b sees a's requests end", () -> b.live(x) == (x.equals(y) ? 1 : 0));
+    Await.until("b sees a's requests end", VIEW_CHANGE, () -> b.live(x) == (x.equals(y) ? 1 : 0));
     assertThat(a.replicator().stats().sent()).isPositive();
     assertThat(b.replicator().stats().received()).isPositive();
     assertThat(b.replicator().stats().rejected()).isZero();
@@ -88,20 +102,20 @@ class ReplicationTest {
     Decision.Picked p2 = c.pick(DOC + "c2");
     String x = p1.address();
     int cOnX = c.scheduler().inFlight().ownLoad(x).liveRequests();
-    Await.until("a counts c's requests", () -> a.live(x) == cOnX);
+    Await.until("a counts c's requests", VIEW_CHANGE, () -> a.live(x) == cOnX);
 
     // when: c crashes (no leave message: its messages are dropped and its stack stopped)
     Util.shutdown(c.replicator().channel());
 
     // then: a and b drop it from the view and no longer count its requests
-    Await.until("c gone from the view", () -> a.members() == 2 && b.members() == 2);
-    Await.until("c's in-flight work no longer counts", () -> a.live(x) == 0);
+    Await.until("c gone from the view", VIEW_CHANGE, () -> a.members() == 2 && b.members() == 2);
+    Await.until("c's in-flight work no longer counts", VIEW_CHANGE, () -> a.live(x) == 0);
     assertThat(a.replicator().status().state()).isEqualTo("partitioned");
     assertThat(p2.ticket().released()).isFalse(); // c never released them: they just stop counting
 
     // and: a and b still share
     Decision.Picked fromA = a.pick(DOC + "after");
-    Await.until("b still learns from a", () -> b.live(fromA.address()) == 1);
+    Await.until("b still learns from a", VIEW_CHANGE, () -> b.live(fromA.address()) == 1);
   }
 
   @Test
@@ -127,7 +141,10 @@ class ReplicationTest {
     discards.get(0).addIgnoreMember(addrC);
     discards.get(1).addIgnoreMember(addrC);
     discards.get(2).addIgnoredMembers(addrA, addrB);
-    Await.until("split in two", () -> a.members() == 2 && b.members() == 2 && c.members() == 1);
+    Await.until(
+        "split in two",
+        VIEW_CHANGE,
+        () -> a.members() == 2 && b.members() == 2 && c.members() == 1);
     assertThat(c.replicator().status().state()).isEqualTo("alone");
     assertThat(a.replicator().status().state()).isEqualTo("partitioned");
 
@@ -136,27 +153,31 @@ class ReplicationTest {
     a.scheduler().observeTtft(pa, 0.5);
     Decision.Picked pc = c.pick("side c: " + DOC);
     String xa = pa.address();
-    Await.until("b hears a", () -> b.matched("side ab: " + DOC, xa) > 0);
+    Await.until("b hears a", VIEW_CHANGE, () -> b.matched("side ab: " + DOC, xa) > 0);
     assertThat(c.matched("side ab: " + DOC, xa)).isZero();
 
     // when: the partition heals (JGroups MERGE3 finds the split views and merges them)
     discards.forEach(DISCARD::resetIgnoredMembers);
-    Await.until("one view again", () -> rs.stream().allMatch(r -> r.members() == 3));
+    Await.until("one view again", VIEW_CHANGE, () -> rs.stream().allMatch(r -> r.members() == 3));
 
     // then: what each side learned alone is known on the other, and the fits agree
     int all = Cluster.blocks("side ab: " + DOC);
-    Await.until("c has a's prompt", () -> c.matched("side ab: " + DOC, xa) == all);
+    Await.until("c has a's prompt", VIEW_CHANGE, () -> c.matched("side ab: " + DOC, xa) == all);
     Await.until(
         "a has c's prompt",
+        VIEW_CHANGE,
         () -> a.matched("side c: " + DOC, pc.address()) == Cluster.blocks("side c: " + DOC));
-    Await.until("c has a's learned fit", () -> c.scheduler().latencyModel().observations(xa) == 1);
+    Await.until(
+        "c has a's learned fit",
+        VIEW_CHANGE,
+        () -> c.scheduler().latencyModel().observations(xa) == 1);
     assertThat(c.replicator().stats().merges()).isPositive();
     // in-flight work reconverges too: c counts a's held request again
     int aOnX =
         a.scheduler().inFlight().ownLoad(xa).liveRequests()
             + b.scheduler().inFlight().ownLoad(xa).liveRequests()
             + c.scheduler().inFlight().ownLoad(xa).liveRequests();
-    Await.until("c counts every replica's requests", () -> c.live(xa) == aOnX);
+    Await.until("c counts every replica's requests", VIEW_CHANGE, () -> c.live(xa) == aOnX);
   }
 
   @Test
@@ -164,17 +185,18 @@ class ReplicationTest {
     cluster = new Cluster(3);
     Replica a = cluster.start(0);
     Replica b = cluster.start(1);
-    Await.until("a and b joined", () -> a.members() == 2 && b.members() == 2);
+    Await.until("a and b joined", VIEW_CHANGE, () -> a.members() == 2 && b.members() == 2);
     Decision.Picked p = a.pick(DOC + "early");
     a.scheduler().observeTtft(p, 0.7);
     b.pick("b's early prompt");
     Await.until(
         "b learned a's observation",
+        VIEW_CHANGE,
         () -> b.scheduler().latencyModel().observations(p.address()) == 1);
 
     // when: c joins late
     Replica c = cluster.start(2);
-    Await.until("c settled", c.replicator()::settled);
+    Await.until("c settled", VIEW_CHANGE, c.replicator()::settled);
 
     // then: at once, before anything else arrives, c knows what a and b learned before it came
     assertThat(c.matched(DOC + "early", p.address())).isEqualTo(Cluster.blocks(DOC + "early"));
@@ -189,14 +211,15 @@ class ReplicationTest {
   void aLateJoinerWhoseSnapshotNeverComesServesColdAndSaysSo() throws Exception {
     cluster = new Cluster(2);
     Replica a = cluster.start(0);
-    Await.until("a alone and settled", () -> a.replicator().settled() && a.members() == 1);
+    Await.until(
+        "a alone and settled", VIEW_CHANGE, () -> a.replicator().settled() && a.members() == 1);
     ProtocolStack stack = a.replicator().channel().getProtocolStack();
     stack.insertProtocol(new DropStateTransfers(stack), ProtocolStack.Position.ABOVE, TCP.class);
     Decision.Picked p = a.pick(DOC + "before b");
 
     // when: b joins, and a never answers its state request
     Replica b = cluster.start(1, 300);
-    Await.until("b settled", b.replicator()::settled);
+    Await.until("b settled", VIEW_CHANGE, b.replicator()::settled);
 
     // then: b serves cold, says so, and still learns from live traffic
     ReplicationStatus status = b.replicator().status();
@@ -208,6 +231,7 @@ class ReplicationTest {
     Decision.Picked later = a.pick("after b: " + DOC);
     Await.until(
         "b learns a's later pick",
+        VIEW_CHANGE,
         () -> b.matched("after b: " + DOC, later.address()) == Cluster.blocks("after b: " + DOC));
   }
 }
