@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -166,30 +167,16 @@ final class EndpointSubscriber implements AutoCloseable {
    * after its engines knows their caches without waiting for their next event.
    */
   private void initialSync() {
-    ZMQ.Socket r = replaySocket();
-    r.sendMore(new byte[0]);
-    r.send(ByteBuffer.allocate(8).putLong(0).array());
-    long deadline = nanoTime.getAsLong() + replayTimeoutNanos;
-    boolean ended = false;
-    while (!ended) {
-      if (!readable(r, deadline)) {
-        closeReplay();
-        break;
-      }
-      List<byte[]> frames = receive(r);
-      if (frames == null || frames.size() != 3 || frames.get(1).length != 8) {
-        observer.decodeError(pool, "frames");
-        continue;
-      }
-      long seq = ByteBuffer.wrap(frames.get(1)).getLong();
-      if (seq == END_SEQ) {
-        ended = true;
-      } else if (seq > last) {
-        apply(frames.get(2));
-        last = seq;
-        synced.put(seq, Arrays.hashCode(frames.get(2)));
-      }
-    }
+    boolean ended =
+        replay(
+            0,
+            (seq, payload) -> {
+              if (seq > last) {
+                apply(payload);
+                last = seq;
+                synced.put(seq, Arrays.hashCode(payload));
+              }
+            });
     observer.replay(pool, ended ? "initial" : "incomplete");
   }
 
@@ -200,16 +187,40 @@ final class EndpointSubscriber implements AutoCloseable {
       index.clear(address);
       return;
     }
+    boolean[] holes = {false};
+    boolean ended =
+        replay(
+            last + 1,
+            (seq, payload) -> {
+              if (seq > last && seq < live) {
+                if (seq != last + 1) {
+                  holes[0] = true;
+                  index.clear(address);
+                }
+                apply(payload);
+                last = seq;
+              }
+            });
+    boolean reached = ended && last == live - 1;
+    observer.replay(pool, reached && !holes[0] ? "complete" : "incomplete");
+    if (!reached) {
+      index.clear(address);
+    }
+  }
+
+  /**
+   * Asks the engine's replay socket for its buffered batches from sequence {@code from} and hands
+   * each to {@code batch}; true if the engine's end marker arrived before the replay timeout.
+   */
+  private boolean replay(long from, BiConsumer<Long, byte[]> batch) {
     ZMQ.Socket r = replaySocket();
     r.sendMore(new byte[0]);
-    r.send(ByteBuffer.allocate(8).putLong(last + 1).array());
+    r.send(ByteBuffer.allocate(8).putLong(from).array());
     long deadline = nanoTime.getAsLong() + replayTimeoutNanos;
-    boolean ended = false;
-    boolean holes = false;
-    while (!ended) {
+    while (true) {
       if (!readable(r, deadline)) {
         closeReplay();
-        break;
+        return false;
       }
       List<byte[]> frames = receive(r);
       if (frames == null || frames.size() != 3 || frames.get(1).length != 8) {
@@ -218,20 +229,9 @@ final class EndpointSubscriber implements AutoCloseable {
       }
       long seq = ByteBuffer.wrap(frames.get(1)).getLong();
       if (seq == END_SEQ) {
-        ended = true;
-      } else if (seq > last && seq < live) {
-        if (seq != last + 1) {
-          holes = true;
-          index.clear(address);
-        }
-        apply(frames.get(2));
-        last = seq;
+        return true;
       }
-    }
-    boolean reached = ended && last == live - 1;
-    observer.replay(pool, reached && !holes ? "complete" : "incomplete");
-    if (!reached) {
-      index.clear(address);
+      batch.accept(seq, frames.get(2));
     }
   }
 

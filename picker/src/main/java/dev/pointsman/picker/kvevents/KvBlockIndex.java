@@ -1,5 +1,6 @@
 package dev.pointsman.picker.kvevents;
 
+import dev.pointsman.picker.scheduling.prefix.BlockHolders;
 import dev.pointsman.picker.scheduling.prefix.TokenBlockHasher;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -26,10 +27,9 @@ import java.util.function.ToIntFunction;
  * changes under the same lock; {@link #match} reads a concurrent map without locking.
  */
 public final class KvBlockIndex {
-  private static final String[] NONE = new String[0];
 
   private final int maxBlocksPerEndpoint;
-  private final ConcurrentHashMap<Long, String[]> holders = new ConcurrentHashMap<>();
+  private final BlockHolders holders = new BlockHolders();
   private final ConcurrentHashMap<String, Held> byEndpoint = new ConcurrentHashMap<>();
 
   public KvBlockIndex(int maxBlocksPerEndpoint) {
@@ -98,7 +98,7 @@ public final class KvBlockIndex {
         held.byHash.put(s.hash(i), new Entry(key));
         held.evicted.remove(s.hash(i));
         if (held.keyRefs.merge(key, 1, Integer::sum) == 1) {
-          holders.merge(key, new String[] {address}, KvBlockIndex::union);
+          holders.add(key, address);
         }
         counts[0]++;
         if (held.byHash.size() > maxBlocksPerEndpoint) {
@@ -131,13 +131,13 @@ public final class KvBlockIndex {
     Integer left = held.keyRefs.merge(key, -1, Integer::sum);
     if (left != null && left <= 0) {
       held.keyRefs.remove(key);
-      removeHolder(key, address);
+      holders.remove(key, address);
     }
   }
 
   private void clear(String address, Held held) {
     for (Long key : held.keyRefs.keySet()) {
-      removeHolder(key, address);
+      holders.remove(key, address);
     }
     held.keyRefs.clear();
     held.byHash.clear();
@@ -174,7 +174,7 @@ public final class KvBlockIndex {
     int[] matched = new int[candidates];
     for (int b = 0; b < keys.length; b++) {
       boolean advanced = false;
-      for (String h : holders.getOrDefault(keys[b], NONE)) {
+      for (String h : holders.of(keys[b])) {
         int i = indexOf.applyAsInt(h);
         if (i >= 0 && matched[i] == b) {
           matched[i] = b + 1;
@@ -221,26 +221,6 @@ public final class KvBlockIndex {
   /** Distinct block keys held by any endpoint. */
   public int distinctBlocks() {
     return holders.size();
-  }
-
-  private void removeHolder(long key, String address) {
-    holders.computeIfPresent(
-        key,
-        (k, hs) -> {
-          String[] rest = Arrays.stream(hs).filter(h -> !h.equals(address)).toArray(String[]::new);
-          return rest.length == 0 ? null : rest;
-        });
-  }
-
-  private static String[] union(String[] a, String[] b) {
-    for (String x : a) {
-      if (x.equals(b[0])) {
-        return a;
-      }
-    }
-    String[] out = Arrays.copyOf(a, a.length + 1);
-    out[a.length] = b[0];
-    return out;
   }
 
   /**

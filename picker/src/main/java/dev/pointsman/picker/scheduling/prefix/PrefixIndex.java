@@ -1,6 +1,5 @@
 package dev.pointsman.picker.scheduling.prefix;
 
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -18,10 +17,9 @@ import java.util.function.ToIntFunction;
  * chosen endpoint's LRU.
  */
 public final class PrefixIndex {
-  private static final String[] NONE = new String[0];
 
   private final int capacityPerEndpoint;
-  private final ConcurrentHashMap<Long, String[]> holders = new ConcurrentHashMap<>();
+  private final BlockHolders holders = new BlockHolders();
   private final ConcurrentHashMap<String, Lru> byEndpoint = new ConcurrentHashMap<>();
 
   /**
@@ -44,10 +42,10 @@ public final class PrefixIndex {
     synchronized (lru) {
       for (long block : blocks) {
         if (lru.put(block, Boolean.TRUE) == null) {
-          holders.merge(block, new String[] {address}, PrefixIndex::union);
+          holders.add(block, address);
         }
         if (lru.evicted != null) {
-          removeHolder(lru.evicted, address);
+          holders.remove(lru.evicted, address);
           lru.evicted = null;
         }
       }
@@ -63,7 +61,7 @@ public final class PrefixIndex {
   public int[] match(long[] blocks, ToIntFunction<String> indexOf, int candidates) {
     int[] matched = new int[candidates];
     for (int b = 0; b < blocks.length; b++) {
-      String[] hs = holders.getOrDefault(blocks[b], NONE);
+      String[] hs = holders.of(blocks[b]);
       boolean advanced = false;
       for (String h : hs) {
         int i = indexOf.applyAsInt(h);
@@ -107,7 +105,7 @@ public final class PrefixIndex {
       while (lru.size() > bound && it.hasNext()) {
         Long block = it.next().getKey();
         it.remove();
-        removeHolder(block, address);
+        holders.remove(block, address);
       }
     }
   }
@@ -121,7 +119,7 @@ public final class PrefixIndex {
         if (lru != null) {
           synchronized (lru) {
             for (Long block : lru.keySet()) {
-              removeHolder(block, address);
+              holders.remove(block, address);
             }
           }
         }
@@ -158,26 +156,6 @@ public final class PrefixIndex {
   /** Distinct blocks held by any endpoint. */
   public int distinctBlocks() {
     return holders.size();
-  }
-
-  private void removeHolder(long block, String address) {
-    holders.computeIfPresent(
-        block,
-        (k, hs) -> {
-          String[] rest = Arrays.stream(hs).filter(h -> !h.equals(address)).toArray(String[]::new);
-          return rest.length == 0 ? null : rest;
-        });
-  }
-
-  private static String[] union(String[] a, String[] b) {
-    for (String x : a) {
-      if (x.equals(b[0])) {
-        return a;
-      }
-    }
-    String[] out = Arrays.copyOf(a, a.length + 1);
-    out[a.length] = b[0];
-    return out;
   }
 
   private static final class Lru extends LinkedHashMap<Long, Boolean> {
