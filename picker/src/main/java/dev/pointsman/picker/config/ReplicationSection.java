@@ -13,7 +13,9 @@ import java.util.List;
  * @param bindAddress the address the cluster transport binds (an interface's address, or {@code
  *     0.0.0.0}... is refused: JGroups advertises the bound address, so it must be reachable)
  * @param bindPort the cluster transport's TCP port; 0 picks an ephemeral one (tests)
- * @param batchMillis how often queued updates are sent, batched
+ * @param batchMillis how often queued updates, and the in-flight work that changed, are sent
+ *     (5 ms: replicas that choose on the same state must see each other's work soon, see
+ *     docs/benchmarks.md "Picker replicas")
  * @param queueCapacity updates held between two batches; past that they are dropped and counted
  * @param maxMessageBytes the largest message sent; a batch is split to fit
  * @param staleMillis a member whose last report of its in-flight work is older than this no longer
@@ -53,7 +55,7 @@ public record ReplicationSection(
     discovery = discovery == null ? Discovery.NONE : discovery;
     bindAddress = bindAddress == null ? "127.0.0.1" : bindAddress;
     bindPort = bindPort == null ? DEFAULT_PORT : bindPort;
-    batchMillis = batchMillis == null ? 50 : batchMillis;
+    batchMillis = batchMillis == null ? 5 : batchMillis;
     queueCapacity = queueCapacity == null ? 10_000 : queueCapacity;
     maxMessageBytes = maxMessageBytes == null ? 60_000 : maxMessageBytes;
     staleMillis = staleMillis == null ? 3_000 : staleMillis;

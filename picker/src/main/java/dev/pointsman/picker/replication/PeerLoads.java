@@ -29,9 +29,17 @@ public final class PeerLoads {
     this.staleNanos = staleNanos;
   }
 
-  /** A part of {@code member}'s load report {@code report}. */
+  /** A part of {@code member}'s whole load report {@code report}. */
+  public void report(String member, long report, boolean last, Map<String, Load> part) {
+    report(member, report, last, false, part);
+  }
+
+  /**
+   * A part of {@code member}'s load report {@code report}: its whole map, or with {@code delta}
+   * only the endpoints whose load changed ({@link Load#NONE}: none any more) on top of its last.
+   */
   public synchronized void report(
-      String member, long report, boolean last, Map<String, Load> part) {
+      String member, long report, boolean last, boolean delta, Map<String, Load> part) {
     Member m = members.computeIfAbsent(member, k -> new Member());
     if (m.building == null || m.buildingReport != report) {
       m.building = new HashMap<>();
@@ -39,6 +47,18 @@ public final class PeerLoads {
     }
     m.building.putAll(part);
     if (last) {
+      if (delta) {
+        Map<String, Load> merged = m.current == null ? new HashMap<>() : new HashMap<>(m.current);
+        m.building.forEach(
+            (address, load) -> {
+              if (load.equals(Load.NONE)) {
+                merged.remove(address);
+              } else {
+                merged.put(address, load);
+              }
+            });
+        m.building = merged;
+      }
       m.current = m.building;
       m.building = null;
       m.reportedAt = nanoClock.getAsLong();

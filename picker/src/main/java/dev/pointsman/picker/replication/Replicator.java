@@ -2,7 +2,6 @@ package dev.pointsman.picker.replication;
 
 import dev.pointsman.picker.config.ReplicationSection;
 import dev.pointsman.picker.replication.WireFormat.WireException;
-import dev.pointsman.picker.scheduling.InFlightTracker.Load;
 import dev.pointsman.picker.scheduling.Learning;
 import dev.pointsman.picker.scheduling.Scheduler;
 import java.io.InputStream;
@@ -12,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
@@ -29,11 +29,12 @@ import org.slf4j.LoggerFactory;
  * into which the peers' facts are merged as they arrive ({@link PeerLoads} for in-flight work, the
  * scheduler's own structures for picks and observations).
  *
- * <p>Every {@code batchMillis} one thread sends the queued updates and, when it changed or at least
- * every third of {@code staleMillis}, this replica's own in-flight report, in messages of bounded
- * size. A replica joining peers fetches a {@link Snapshot} (JGroups state transfer) before {@link
- * #settled()}; when a partition heals (a JGroups merge view) each side fetches the other's and
- * merges it. Any failure leaves the replica routing on its own state, counted in {@link #stats()}.
+ * <p>Every {@code batchMillis} one thread sends the queued updates and this replica's own in-flight
+ * work where it changed ({@link LoadReports}: the changes, and the whole map at least every third
+ * of {@code staleMillis} and after a view change), in messages of bounded size. A replica joining
+ * peers fetches a {@link Snapshot} (JGroups state transfer) before {@link #settled()}; when a
+ * partition heals (a JGroups merge view) each side fetches the other's and merges it. Any failure
+ * leaves the replica routing on its own state, counted in {@link #stats()}.
  */
 public final class Replicator implements Receiver, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Replicator.class);
@@ -51,10 +52,8 @@ public final class Replicator implements Receiver, AutoCloseable {
   private volatile boolean settled;
   private volatile boolean cold;
   private volatile String error;
-  private volatile boolean viewChanged;
-  private long report;
-  private Map<String, Load> lastLoads;
-  private long lastLoadsAt;
+  private final AtomicBoolean viewChanged = new AtomicBoolean();
+  private final LoadReports reports;
 
   /**
    * @param name this member's name in the cluster (the pod name): unique among the replicas
@@ -67,6 +66,7 @@ public final class Replicator implements Receiver, AutoCloseable {
     this.scheduler = scheduler;
     this.nanoClock = nanoClock;
     this.outbox = new Outbox(cfg.queueCapacity());
+    this.reports = new LoadReports(TimeUnit.MILLISECONDS.toNanos(cfg.staleMillis()) / 3);
     this.peers =
         new PeerLoads(
             scheduler.inFlight(), nanoClock, TimeUnit.MILLISECONDS.toNanos(cfg.staleMillis()));
@@ -170,26 +170,18 @@ public final class Replicator implements Receiver, AutoCloseable {
       if (ch == null || !ch.isConnected() || v == null || v.size() < 2) {
         return; // nobody to tell; a peer joining later fetches a snapshot
       }
-      Map<String, Load> own = scheduler.inFlight().ownLoads();
-      long now = nanoClock.getAsLong();
-      boolean sendLoads =
-          viewChanged
-              || !own.equals(lastLoads)
-              || now - lastLoadsAt >= TimeUnit.MILLISECONDS.toNanos(cfg.staleMillis()) / 3;
-      if (!sendLoads && updates.isEmpty()) {
+      boolean whole = viewChanged.getAndSet(false);
+      LoadReports.Report r =
+          reports.next(scheduler.inFlight().ownLoads(), nanoClock.getAsLong(), whole);
+      if (r == null && updates.isEmpty()) {
         return;
-      }
-      if (sendLoads) {
-        viewChanged = false;
-        report++;
-        lastLoads = own;
-        lastLoadsAt = now;
       }
       long[] oversize = new long[1];
       List<byte[]> messages =
           WireFormat.encode(
-              sendLoads ? report : 0,
-              sendLoads ? own : null,
+              r == null ? 0 : r.number(),
+              r == null ? null : r.loads(),
+              r != null && r.delta(),
               updates,
               cfg.maxMessageBytes(),
               oversize);
@@ -220,7 +212,11 @@ public final class Replicator implements Receiver, AutoCloseable {
     }
     if (batch.loadsReport() != 0) {
       peers.report(
-          String.valueOf(msg.getSrc()), batch.loadsReport(), batch.loadsLast(), batch.loads());
+          String.valueOf(msg.getSrc()),
+          batch.loadsReport(),
+          batch.loadsLast(),
+          batch.loadsDelta(),
+          batch.loads());
     }
     for (Update u : batch.updates()) {
       u.applyTo(scheduler);
@@ -230,7 +226,7 @@ public final class Replicator implements Receiver, AutoCloseable {
   @Override
   public void viewAccepted(View v) {
     view = v;
-    viewChanged = true; // a new member, or one back from a partition, has no report of this one
+    viewChanged.set(true); // a new member, or one back from a partition, has no report of this one
     peers.retain(v.getMembers().stream().map(String::valueOf).toList());
     if (v instanceof MergeView merge) {
       stats.merges.incrementAndGet();

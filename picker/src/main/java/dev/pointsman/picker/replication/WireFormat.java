@@ -16,7 +16,7 @@ import java.util.Map;
 
 /**
  * The contents of the replicas' messages, in the protocol-buffers encoding (protobuf-java is on the
- * classpath already for gRPC; no code generator is needed for messages this small). Version 1, in
+ * classpath already for gRPC; no code generator is needed for messages this small). Version 2, in
  * proto3 terms:
  *
  * <pre>
@@ -24,6 +24,7 @@ import java.util.Map;
  *   uint32 version = 1;                // always the first field
  *   uint64 loads_report = 2;           // the load report this message carries part of (0: none)
  *   bool loads_last = 3;               // it is the report's last part
+ *   bool loads_delta = 8;              // the report holds only endpoints whose load changed
  *   repeated EndpointLoad load = 4;
  *   repeated Pick pick = 5;
  *   repeated Ttft ttft = 6;
@@ -43,7 +44,8 @@ import java.util.Map;
  * another version is refused with {@link WireException}, whose text says which.
  */
 final class WireFormat {
-  static final int VERSION = 1;
+  /** 2: load reports may be deltas ({@code loads_delta}), which version 1 read as whole. */
+  static final int VERSION = 2;
 
   private static final int VERSION_FIELD = 1;
   private static final int LOADS_REPORT = 2;
@@ -52,6 +54,7 @@ final class WireFormat {
   private static final int PICK = 5;
   private static final int TTFT = 6;
   private static final int TPOT = 7;
+  private static final int LOADS_DELTA = 8;
 
   /** Room kept for a message's header fields (version, report number, last flag). */
   private static final int HEADER_BYTES = 24;
@@ -60,7 +63,11 @@ final class WireFormat {
 
   /** A decoded batch. */
   record Batch(
-      long loadsReport, boolean loadsLast, Map<String, Load> loads, List<Update> updates) {}
+      long loadsReport,
+      boolean loadsLast,
+      boolean loadsDelta,
+      Map<String, Load> loads,
+      List<Update> updates) {}
 
   /**
    * Encodes a load report (null: none this time) and updates into messages of at most {@code
@@ -69,6 +76,17 @@ final class WireFormat {
    */
   static List<byte[]> encode(
       long report, Map<String, Load> loads, List<Update> updates, int maxBytes, long[] oversize) {
+    return encode(report, loads, false, updates, maxBytes, oversize);
+  }
+
+  /** As {@link #encode(long, Map, List, int, long[])}, the report a delta when {@code delta}. */
+  static List<byte[]> encode(
+      long report,
+      Map<String, Load> loads,
+      boolean delta,
+      List<Update> updates,
+      int maxBytes,
+      long[] oversize) {
     List<Item> items = new ArrayList<>();
     if (loads != null) {
       loads.forEach((a, l) -> items.add(new Item(LOAD, load(a, l), true)));
@@ -104,18 +122,21 @@ final class WireFormat {
     }
     List<byte[]> out = new ArrayList<>(messages.size());
     for (int m = 0; m < messages.size(); m++) {
-      out.add(write(messages.get(m), m <= lastLoads ? report : 0, m == lastLoads));
+      out.add(write(messages.get(m), m <= lastLoads ? report : 0, m == lastLoads, delta));
     }
     return out;
   }
 
-  private static byte[] write(List<Item> items, long report, boolean last) {
+  private static byte[] write(List<Item> items, long report, boolean last, boolean delta) {
     return bytes(
         out -> {
           out.writeUInt32(VERSION_FIELD, VERSION);
           if (report != 0) {
             out.writeUInt64(LOADS_REPORT, report);
             out.writeBool(LOADS_LAST, last);
+            if (delta) {
+              out.writeBool(LOADS_DELTA, true);
+            }
           }
           for (Item i : items) {
             out.writeByteArray(i.field(), i.body());
@@ -123,13 +144,14 @@ final class WireFormat {
         });
   }
 
-  /** Decodes one message; throws when it is not a version-1 batch. */
+  /** Decodes one message; throws when it is not a batch of this {@link #VERSION}. */
   static Batch decode(byte[] buf, int offset, int length) throws WireException {
     try {
       CodedInputStream in = CodedInputStream.newInstance(buf, offset, length);
       version(in);
       long report = 0;
       boolean last = false;
+      boolean delta = false;
       Map<String, Load> loads = new HashMap<>();
       List<Update> updates = new ArrayList<>();
       int tag;
@@ -137,6 +159,7 @@ final class WireFormat {
         switch (com.google.protobuf.WireFormat.getTagFieldNumber(tag)) {
           case LOADS_REPORT -> report = in.readUInt64();
           case LOADS_LAST -> last = in.readBool();
+          case LOADS_DELTA -> delta = in.readBool();
           case LOAD -> readLoad(CodedInputStream.newInstance(in.readByteArray()), loads);
           case PICK -> updates.add(readPick(CodedInputStream.newInstance(in.readByteArray())));
           case TTFT -> updates.add(readTtft(CodedInputStream.newInstance(in.readByteArray())));
@@ -144,7 +167,7 @@ final class WireFormat {
           default -> in.skipField(tag);
         }
       }
-      return new Batch(report, last, loads, updates);
+      return new Batch(report, last, delta, loads, updates);
     } catch (IOException | IllegalArgumentException e) {
       throw new WireException("malformed replication message (" + e.getMessage() + ")");
     }

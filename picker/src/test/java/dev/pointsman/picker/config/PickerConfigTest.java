@@ -158,7 +158,7 @@ class PickerConfigTest {
     assertThat(r.enabled()).isTrue();
     assertThat(r.discovery().dnsQuery()).isEqualTo("peers.ns.svc");
     assertThat(r.bindPort()).isEqualTo(7900);
-    assertThat(r.batchMillis()).isEqualTo(50);
+    assertThat(r.batchMillis()).isEqualTo(5);
     assertThat(r.expectedMembers()).isEqualTo(3);
     assertThat(r.withBindAddress("10.1.2.3").bindAddress()).isEqualTo("10.1.2.3");
   }

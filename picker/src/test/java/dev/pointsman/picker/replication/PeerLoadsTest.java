@@ -41,6 +41,34 @@ class PeerLoadsTest {
   }
 
   @Test
+  void aDeltaChangesOnlyTheEndpointsItNamesAndNoneRemovesOne() {
+    peers.report(
+        "b", 1, true, Map.of(X, new Load(1, 1, 1, 1, 1, 1), "y:1", new Load(2, 2, 2, 2, 2, 2)));
+    peers.report("c", 1, true, Map.of(X, new Load(4, 4, 4, 4, 4, 4)));
+
+    peers.report("b", 2, true, true, Map.of(X, new Load(3, 3, 3, 3, 3, 3)));
+    assertThat(tracker.load(X)).isEqualTo(new Load(7, 7, 7, 7, 7, 7));
+    assertThat(tracker.load("y:1")).isEqualTo(new Load(2, 2, 2, 2, 2, 2)); // not named: kept
+
+    peers.report("b", 3, false, true, Map.of("y:1", Load.NONE));
+    assertThat(tracker.load("y:1")).isEqualTo(new Load(2, 2, 2, 2, 2, 2)); // not its last part yet
+    peers.report("b", 3, true, true, Map.of());
+    assertThat(tracker.load("y:1")).isEqualTo(Load.NONE);
+    assertThat(tracker.load(X)).isEqualTo(new Load(7, 7, 7, 7, 7, 7));
+
+    peers.report("b", 4, true, Map.of()); // a whole report replaces everything
+    assertThat(tracker.load(X)).isEqualTo(new Load(4, 4, 4, 4, 4, 4));
+  }
+
+  @Test
+  void aDeltaBeforeAnyWholeReportCountsWhatItNames() {
+    peers.report("b", 5, true, true, Map.of(X, new Load(1, 1, 1, 1, 1, 1), "y:1", Load.NONE));
+
+    assertThat(tracker.load(X)).isEqualTo(new Load(1, 1, 1, 1, 1, 1));
+    assertThat(peers.reporting()).isEqualTo(1);
+  }
+
+  @Test
   void aMemberThatLeftTheViewNoLongerCounts() {
     peers.report("b", 1, true, Map.of(X, new Load(1, 1, 1, 1, 1, 1)));
     peers.report("c", 1, true, Map.of(X, new Load(2, 2, 2, 2, 2, 2)));

@@ -1,18 +1,20 @@
 package dev.pointsman.picker.replication;
 
+import dev.pointsman.picker.config.ReplicationSection;
 import dev.pointsman.picker.scheduling.Decision;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A small load harness, not a test: two replicas on loopback with the default 50 ms batches;
- * replica 0 routes {@code RATE} requests a second for {@code SECONDS}, each with a prompt of {@code
- * CHARS} characters, one TTFT and one TPOT observation, held about half a second; it prints what
- * replica 0 sent. Real time, so it paces itself; run it by hand (docs/operator-guide.md):
+ * A small load harness, not a test: two replicas on loopback with the default 5 ms batches (or the
+ * optional fourth argument's); replica 0 routes {@code RATE} requests a second for {@code SECONDS},
+ * each with a prompt of {@code CHARS} characters, one TTFT and one TPOT observation, held about
+ * half a second; it prints what replica 0 sent. Real time, so it paces itself; run it by hand
+ * (docs/operator-guide.md):
  *
  * <pre>
  * ./mvnw -q -o -pl picker test-compile exec:java -Dexec.classpathScope=test \
- *   -Dexec.mainClass=dev.pointsman.picker.replication.TrafficHarness -Dexec.args="100 10 4000"
+ *   -Dexec.mainClass=dev.pointsman.picker.replication.TrafficHarness -Dexec.args="100 10 4000 [batchMillis]"
  * </pre>
  */
 public final class TrafficHarness {
@@ -22,7 +24,9 @@ public final class TrafficHarness {
     int rate = Integer.parseInt(args[0]);
     int seconds = Integer.parseInt(args[1]);
     int chars = Integer.parseInt(args[2]);
-    try (Cluster c = new Cluster(2, 50)) {
+    int batchMillis =
+        args.length > 3 ? Integer.parseInt(args[3]) : ReplicationSection.DEFAULTS.batchMillis();
+    try (Cluster c = new Cluster(2, batchMillis)) {
       Cluster.Replica a = c.start(0);
       Cluster.Replica b = c.start(1);
       long joinBy = System.nanoTime() + 30_000_000_000L;

@@ -99,6 +99,30 @@ class WireFormatTest {
   }
 
   @Test
+  void aDeltaReportSaysSoInEveryPartAndAWholeOneDoesNot() throws Exception {
+    Map<String, Load> loads = new HashMap<>();
+    for (int i = 0; i < 400; i++) {
+      loads.put("10.0.%d.%d:8000".formatted(i / 250, i % 250), new Load(1, 2, 3, 4, 5, 6));
+    }
+
+    List<byte[]> delta = WireFormat.encode(7, loads, true, List.of(), 4_096, new long[1]);
+    List<byte[]> whole = WireFormat.encode(8, loads, false, List.of(), 4_096, new long[1]);
+
+    assertThat(delta).hasSizeGreaterThan(1);
+    Map<String, Load> decoded = new HashMap<>();
+    for (byte[] m : delta) {
+      WireFormat.Batch b = WireFormat.decode(m, 0, m.length);
+      assertThat(b.loadsReport()).isEqualTo(7);
+      assertThat(b.loadsDelta()).isTrue();
+      decoded.putAll(b.loads());
+    }
+    assertThat(decoded).isEqualTo(loads);
+    for (byte[] m : whole) {
+      assertThat(WireFormat.decode(m, 0, m.length).loadsDelta()).isFalse();
+    }
+  }
+
+  @Test
   void anEmptyLoadReportIsStillSent() throws Exception {
     List<byte[]> messages = WireFormat.encode(3, Map.of(), List.of(), 4_096, new long[1]);
 
@@ -111,15 +135,15 @@ class WireFormatTest {
 
   @Test
   void anotherVersionIsRefusedWithAClearError() {
-    byte[] v2 = WireFormat.bytes(o -> o.writeUInt32(1, 2));
+    byte[] v1 = WireFormat.bytes(o -> o.writeUInt32(1, 1));
     byte[] none = WireFormat.bytes(o -> o.writeString(4, "x"));
-    byte[] garbage = {(byte) 0x08, (byte) 0x01, (byte) 0x2a, (byte) 0xff};
+    byte[] garbage = {(byte) 0x08, (byte) 0x02, (byte) 0x2a, (byte) 0xff};
 
-    assertThatThrownBy(() -> WireFormat.decode(v2, 0, v2.length))
+    assertThatThrownBy(() -> WireFormat.decode(v1, 0, v1.length))
         .isInstanceOf(WireException.class)
-        .hasMessageContaining("replication message version 2 (expected 1");
+        .hasMessageContaining("replication message version 1 (expected 2");
     assertThatThrownBy(() -> WireFormat.decode(none, 0, none.length))
-        .hasMessageContaining("without a version first (expected version 1)");
+        .hasMessageContaining("without a version first (expected version 2)");
     assertThatThrownBy(() -> WireFormat.decode(garbage, 0, garbage.length))
         .isInstanceOf(WireException.class)
         .hasMessageContaining("malformed replication message");

@@ -1,15 +1,14 @@
 package dev.pointsman.bench.routing.policy;
 
 import dev.pointsman.picker.config.ReplicationSection;
+import dev.pointsman.picker.replication.LoadReports;
 import dev.pointsman.picker.replication.Outbox;
 import dev.pointsman.picker.replication.PeerLoads;
 import dev.pointsman.picker.replication.Update;
-import dev.pointsman.picker.scheduling.InFlightTracker.Load;
 import dev.pointsman.picker.scheduling.Scheduler;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -20,12 +19,13 @@ import java.util.function.LongSupplier;
  * one), {@link Update}s (applied with the scheduler's {@code learn*} hooks) and {@link PeerLoads}
  * (the other members' in-flight reports, summed into the tracker's peer loads).
  *
- * <p>Every {@code batchMillis} (the picker's default, 50 ms) each member drains its outbox and,
- * when its own in-flight loads changed or at least every third of {@code staleMillis}, reports
- * them; the batch reaches every other member {@link #NETWORK_DELAY_NANOS} later. So a peer's fact
- * is never seen at once: one batch interval at most plus the network delay after it happened. The
- * first batch is one interval after the start, as the replicator schedules it. Not modelled: lost
- * or split messages, joins and partitions (every member is in the view from the start).
+ * <p>Every {@code batchMillis} (the picker's default, 5 ms) each member drains its outbox and
+ * reports its own in-flight loads as the production replicator does ({@link LoadReports}: what
+ * changed, and the whole map at least every third of {@code staleMillis}); the batch reaches every
+ * other member {@link #NETWORK_DELAY_NANOS} later. So a peer's fact is never seen at once: one
+ * batch interval at most plus the network delay after it happened. The first batch is one interval
+ * after the start, as the replicator schedules it. Not modelled: lost or split messages, joins and
+ * partitions (every member is in the view from the start).
  *
  * <p>{@link #advance} runs the batches and deliveries due by now, in time order; the gateway calls
  * it before each event, so a decision sees exactly the facts delivered by its time.
@@ -36,7 +36,6 @@ final class Sharing {
 
   private final LongSupplier clock;
   private final long batchNanos;
-  private final long reportEveryNanos;
   private final List<Member> members = new ArrayList<>();
   private final ArrayDeque<Batch> sent = new ArrayDeque<>();
   private long nextBatch;
@@ -50,11 +49,15 @@ final class Sharing {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.batchNanos = TimeUnit.MILLISECONDS.toNanos(cfg.batchMillis());
     long staleNanos = TimeUnit.MILLISECONDS.toNanos(cfg.staleMillis());
-    this.reportEveryNanos = staleNanos / 3;
     for (Scheduler s : schedulers) {
       Outbox outbox = new Outbox(cfg.queueCapacity());
       s.shareWith(outbox);
-      members.add(new Member(s, outbox, new PeerLoads(s.inFlight(), () -> at, staleNanos)));
+      members.add(
+          new Member(
+              s,
+              outbox,
+              new PeerLoads(s.inFlight(), () -> at, staleNanos),
+              new LoadReports(staleNanos / 3)));
     }
     this.at = clock.getAsLong();
     this.nextBatch = at + batchNanos;
@@ -89,24 +92,11 @@ final class Sharing {
     Member m = members.get(i);
     m.peers.expire();
     List<Update> updates = m.outbox.drain();
-    Map<String, Load> own = m.scheduler.inFlight().ownLoads();
-    boolean sendLoads =
-        m.lastLoads == null || !own.equals(m.lastLoads) || at - m.lastLoadsAt >= reportEveryNanos;
-    if (!sendLoads && updates.isEmpty()) {
+    LoadReports.Report r = m.reports.next(m.scheduler.inFlight().ownLoads(), at, false);
+    if (r == null && updates.isEmpty()) {
       return;
     }
-    if (sendLoads) {
-      m.report++;
-      m.lastLoads = own;
-      m.lastLoadsAt = at;
-    }
-    sent.add(
-        new Batch(
-            at + NETWORK_DELAY_NANOS,
-            i,
-            sendLoads ? m.report : 0,
-            sendLoads ? own : null,
-            updates));
+    sent.add(new Batch(at + NETWORK_DELAY_NANOS, i, r, updates));
   }
 
   private void deliver(Batch b) {
@@ -115,8 +105,9 @@ final class Sharing {
         continue;
       }
       Member m = members.get(i);
-      if (b.loads() != null) {
-        m.peers.report(Integer.toString(b.from()), b.report(), true, b.loads());
+      if (b.report() != null) {
+        LoadReports.Report r = b.report();
+        m.peers.report(Integer.toString(b.from()), r.number(), true, r.delta(), r.loads());
       }
       for (Update u : b.updates()) {
         u.applyTo(m.scheduler);
@@ -124,22 +115,20 @@ final class Sharing {
     }
   }
 
-  /** One member's batch, on its way to the others until {@code dueNanos}. */
-  private record Batch(
-      long dueNanos, int from, long report, Map<String, Load> loads, List<Update> updates) {}
+  /** One member's batch, on its way to the others until {@code dueNanos}; no report: null. */
+  private record Batch(long dueNanos, int from, LoadReports.Report report, List<Update> updates) {}
 
   private static final class Member {
     final Scheduler scheduler;
     final Outbox outbox;
     final PeerLoads peers;
-    long report;
-    Map<String, Load> lastLoads;
-    long lastLoadsAt;
+    final LoadReports reports;
 
-    Member(Scheduler scheduler, Outbox outbox, PeerLoads peers) {
+    Member(Scheduler scheduler, Outbox outbox, PeerLoads peers, LoadReports reports) {
       this.scheduler = scheduler;
       this.outbox = outbox;
       this.peers = peers;
+      this.reports = reports;
     }
   }
 }

@@ -4,6 +4,7 @@ import dev.pointsman.bench.routing.run.RunResult;
 import dev.pointsman.bench.routing.run.ScenarioResult;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.scenario.Scenarios;
+import dev.pointsman.picker.config.ReplicationSection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,8 +71,9 @@ final class ReplicaSuite implements Suite {
     sb.append(
         "TTFT p50 / p99 in ms by number of picker replicas (each its own scrapes, in-flight"
             + " tracker, prefix index and learned models; Envoy least-request over them;"
-            + " \"shared\": pointsman's replicas share picks, latencies and in-flight work every"
-            + " 50 ms, 1 ms on the wire), and the knee (highest load with p99 TTFT within the"
+            + " \"shared\": pointsman's replicas share picks, latencies and in-flight work every "
+            + ReplicationSection.DEFAULTS.batchMillis()
+            + " ms, 1 ms on the wire), and the knee (highest load with p99 TTFT within the"
             + " SLO).\n");
     for (Map.Entry<String, Map<String, ScenarioResult>> e : byBase.entrySet()) {
       Map<String, ScenarioResult> byN = e.getValue();
