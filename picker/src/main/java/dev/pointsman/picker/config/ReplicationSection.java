@@ -13,8 +13,8 @@ import java.util.List;
  * @param bindAddress the address the cluster transport binds (an interface's address, or {@code
  *     0.0.0.0}... is refused: JGroups advertises the bound address, so it must be reachable)
  * @param bindPort the cluster transport's TCP port; 0 picks an ephemeral one (tests)
- * @param batchMillis how often queued updates, and the in-flight work that changed, are sent
- *     (5 ms: replicas that choose on the same state must see each other's work soon, see
+ * @param batchMillis how often queued updates, and the in-flight work that changed, are sent (5 ms:
+ *     replicas that choose on the same state must see each other's work soon, see
  *     docs/benchmarks.md "Picker replicas")
  * @param queueCapacity updates held between two batches; past that they are dropped and counted
  * @param maxMessageBytes the largest message sent; a batch is split to fit

@@ -34,6 +34,13 @@ public final class Markdown {
     return sb.toString();
   }
 
+  /** Which set the scenario is in, train or test, as the report states it. */
+  static String set(Scenario s) {
+    return s.split().equals(Scenario.TRAIN)
+        ? "train (the declared training set: defaults may be tuned on it)"
+        : "test (held out: checks claims, never tunes)";
+  }
+
   /** One scenario's section, headed at {@code level}. */
   public static void scenario(
       StringBuilder sb, ScenarioResult r, List<String> charts, String level) {
@@ -42,6 +49,7 @@ public final class Markdown {
     if (!r.description().isEmpty()) {
       sb.append(r.description()).append("\n\n");
     }
+    sb.append("- Set: ").append(set(s)).append('\n');
     sb.append("- Fleet: ").append(fleet(s)).append("; capacity ");
     sb.append(fmt(r.fleetCapacityReqPerS(), 1)).append(" req/s (per pod: ");
     r.capacityPerProfile()

@@ -43,6 +43,9 @@ import java.util.List;
  * @param rateReqPerS the absolute request rate at which the pods-needed suite sizes the fleet, or
  *     null for its default ({@code PodsNeededSuite}: half the fleet's capacity on plain
  *     ShareGPT-like traffic)
+ * @param split {@code train}: in the declared training set, on which defaults may be tuned (with a
+ *     full run recorded); {@code test} (the default, so a scenario nobody declared is held out):
+ *     used only to check claims. Reports mark every figure with it; variants inherit it
  */
 public record Scenario(
     String name,
@@ -69,7 +72,14 @@ public record Scenario(
     ProductionSpec production,
     Integer contextTokens,
     TraceSpec trace,
-    Double rateReqPerS) {
+    Double rateReqPerS,
+    String split) {
+
+  /** Scenarios the default policy may be tuned on ({@code split: train}). */
+  public static final String TRAIN = "train";
+
+  /** Every other scenario: held out, for checking claims only (the default). */
+  public static final String TEST = "test";
 
   public Scenario {
     if (name == null || !name.matches("[a-z0-9][a-z0-9.-]*")) {
@@ -99,6 +109,11 @@ public record Scenario(
     }
     if (rateReqPerS != null) {
       Check.positive("rateReqPerS", rateReqPerS, 1);
+    }
+    split = split == null ? TEST : split;
+    if (!split.equals(TRAIN) && !split.equals(TEST)) {
+      throw new IllegalArgumentException(
+          "split: '" + split + "' (expected '" + TRAIN + "' or '" + TEST + "')");
     }
     arrival = arrival == null ? ArrivalSpec.poisson() : arrival;
     loads = checkLoads("loads", Check.required("loads", loads));
@@ -183,7 +198,8 @@ public record Scenario(
                 production,
                 contextTokens,
                 trace,
-                rateReqPerS));
+                rateReqPerS,
+                split));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("variants[" + i + "]." + e.getMessage(), e);
       }
@@ -219,7 +235,8 @@ public record Scenario(
         production,
         contextTokens,
         trace,
-        rateReqPerS);
+        rateReqPerS,
+        split);
   }
 
   /**
@@ -253,7 +270,8 @@ public record Scenario(
         production,
         contextTokens,
         trace,
-        rateReqPerS);
+        rateReqPerS,
+        split);
   }
 
   /** A copy with other seeds. */
@@ -363,7 +381,8 @@ public record Scenario(
         newProduction,
         contextTokens,
         trace,
-        rateReqPerS);
+        rateReqPerS,
+        split);
   }
 
   /** The ladder load closest to {@link #headlineLoad}. */

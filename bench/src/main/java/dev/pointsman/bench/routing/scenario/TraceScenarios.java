@@ -41,6 +41,7 @@ public final class TraceScenarios {
         null,
         fleet.contextTokens(),
         spec,
+        null,
         null);
   }
 

@@ -54,7 +54,8 @@ final class MismatchSuite implements Suite {
     for (ScenarioResult r : results) {
       TreeSet<Double> loads = new TreeSet<>();
       r.runs().forEach(run -> loads.add(run.load()));
-      sb.append("\n## ").append(r.scenario()).append("\n\n| policy | knee |");
+      sb.append("\n## ").append(r.scenario()).append(" (").append(r.definition().split());
+      sb.append(")\n\n| policy | knee |");
       loads.forEach(l -> sb.append(String.format(Locale.ROOT, " p99 @ %.2f |", l)));
       sb.append("\n|---|---|");
       loads.forEach(l -> sb.append("---|"));

@@ -119,7 +119,7 @@ final class PodsNeededReport {
       List<PodsNeeded.Outcome> outcomes,
       GpuPrices prices) {
     Scenario s = plan.scenario();
-    sb.append("\n## ").append(s.name()).append("\n\n");
+    sb.append("\n## ").append(s.name()).append(" (").append(s.split()).append(")\n\n");
     sb.append(
         format(
             "- Rate: %.1f req/s (%s); base fleet %s (%d pods, %s/h); searched %d–%d pods\n",

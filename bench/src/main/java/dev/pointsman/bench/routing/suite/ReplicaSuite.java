@@ -78,7 +78,8 @@ final class ReplicaSuite implements Suite {
     for (Map.Entry<String, Map<String, ScenarioResult>> e : byBase.entrySet()) {
       Map<String, ScenarioResult> byN = e.getValue();
       ScenarioResult any = byN.values().iterator().next();
-      sb.append("\n## ").append(e.getKey()).append("\n\n| policy | load |");
+      sb.append("\n## ").append(e.getKey()).append(" (").append(any.definition().split());
+      sb.append(")\n\n| policy | load |");
       for (String column : byN.keySet()) {
         sb.append(" ").append(column).append(" |");
       }

@@ -19,4 +19,11 @@ class MarkdownWorldTest {
     assertThat(Markdown.world(s1.inCleanWorld()))
         .isEqualTo("clean pods; scrapes applied at their tick, never failing");
   }
+
+  @Test
+  void theReportMarksEachScenarioTrainOrTest() {
+    assertThat(Markdown.set(Scenarios.load("s1"))).startsWith("train");
+    assertThat(Markdown.set(Scenarios.load("scenarios/extra/x5-llama-70b-heterogeneous.yaml")))
+        .startsWith("test");
+  }
 }

@@ -40,6 +40,68 @@ class ScenariosTest {
   }
 
   @Test
+  void theTrainingSetIsExactlyTheDeclaredOneAndEveryShippedFileSaysWhichSetItIsIn()
+      throws Exception {
+    Path root = Path.of("scenarios");
+    List<Path> files;
+    try (var walk = Files.walk(root)) {
+      files = walk.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+    }
+    List<String> train = new java.util.ArrayList<>();
+    for (Path f : files) {
+      assertThat(Files.readString(f)).as(f.toString()).containsPattern("(?m)^split: (train|test)");
+      Scenario s = Scenarios.load(f.toString());
+      for (Scenario i : s.instances()) {
+        assertThat(i.split()).as(i.name()).isEqualTo(s.split()); // variants inherit
+      }
+      if (s.split().equals(Scenario.TRAIN)) {
+        train.add(root.relativize(f).toString());
+      }
+    }
+    // docs/benchmarks.md, "Train and test": S1–S5 (and their wide ladders and the mismatch
+    // suite's copy of S1), X1–X4 and the traces of shared/traces; X5 is held out
+    assertThat(train)
+        .containsExactlyInAnyOrder(
+            "s1-heterogeneous.yaml",
+            "s2-bursty.yaml",
+            "s3-shared-prefix.yaml",
+            "s4-multi-lora.yaml",
+            "s5-mixed.yaml",
+            "wide/s1-heterogeneous.yaml",
+            "wide/s2-bursty.yaml",
+            "mismatch/m1-heterogeneous.yaml",
+            "extra/x1-lora-heterogeneous.yaml",
+            "extra/x2-rag-square.yaml",
+            "extra/x3-multi-turn-heterogeneous.yaml",
+            "extra/x4-lora-placement.yaml",
+            "traces/t1-mooncake-heterogeneous.yaml",
+            "traces/t2-mooncake-homogeneous.yaml",
+            "traces/t3-azure-heterogeneous.yaml",
+            "traces/t4-azure-homogeneous.yaml",
+            "traces/t5-azure-70b.yaml");
+  }
+
+  @Test
+  void aScenarioNobodyDeclaredIsHeldOutAndAnUnknownSplitIsRefused(@TempDir Path dir)
+      throws Exception {
+    Path plain = dir.resolve("plain.yaml");
+    Files.writeString(
+        plain,
+        """
+        name: plain
+        fleet: [{gpu: L4, count: 2}]
+        workload: [{kind: sharegpt}]
+        loads: [0.2]
+        """);
+    assertThat(Scenarios.load(plain.toString()).split()).isEqualTo(Scenario.TEST);
+
+    Path wrong = dir.resolve("wrong.yaml");
+    Files.writeString(wrong, Files.readString(plain).replace("name: plain", "name: w\nsplit: dev"));
+    assertThatThrownBy(() -> Scenarios.load(wrong.toString()))
+        .hasMessageContaining("split: 'dev' (expected 'train' or 'test')");
+  }
+
+  @Test
   void variantsBecomeScenariosOfTheirOwn() {
     List<Scenario> s2 = Scenarios.load("s2-bursty").instances();
     assertThat(s2)
@@ -127,6 +189,7 @@ class ScenariosTest {
                     null,
                     null,
                     List.of(0.4, 0.2),
+                    null,
                     null,
                     null,
                     null,
