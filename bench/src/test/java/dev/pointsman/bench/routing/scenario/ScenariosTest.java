@@ -23,12 +23,8 @@ class ScenariosTest {
 
   @Test
   void everyScenarioFileInTheRepositoryLoads() throws Exception {
-    // the module runs with bench/ as its working directory
     Path root = Path.of("scenarios");
-    List<Path> files;
-    try (var walk = Files.walk(root)) {
-      files = walk.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
-    }
+    List<Path> files = scenarioFiles(root);
     assertThat(files)
         .extracting(f -> root.relativize(f).toString())
         .contains("wide/s1-heterogeneous.yaml", "extra/x2-rag-square.yaml");
@@ -43,10 +39,7 @@ class ScenariosTest {
   void theTrainingSetIsExactlyTheDeclaredOneAndEveryShippedFileSaysWhichSetItIsIn()
       throws Exception {
     Path root = Path.of("scenarios");
-    List<Path> files;
-    try (var walk = Files.walk(root)) {
-      files = walk.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
-    }
+    List<Path> files = scenarioFiles(root);
     List<String> train = new java.util.ArrayList<>();
     for (Path f : files) {
       assertThat(Files.readString(f)).as(f.toString()).containsPattern("(?m)^split: (train|test)");
@@ -215,5 +208,12 @@ class ScenariosTest {
     assertThatThrownBy(() -> Scenarios.load("s9"))
         .hasMessageContaining("'s9'")
         .hasMessageContaining("s1-heterogeneous");
+  }
+
+  /** Every scenario file under {@code root} (the module runs with bench/ as its directory). */
+  private static List<Path> scenarioFiles(Path root) throws java.io.IOException {
+    try (var walk = Files.walk(root)) {
+      return walk.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+    }
   }
 }
