@@ -66,7 +66,7 @@ public final class Replicator implements Receiver, AutoCloseable {
     this.name = name;
     this.scheduler = scheduler;
     this.nanoClock = nanoClock;
-    this.outbox = new Outbox(cfg.queueCapacity());
+    this.outbox = Outbox.of(cfg);
     this.peers =
         new PeerLoads(
             scheduler.inFlight(), nanoClock, TimeUnit.MILLISECONDS.toNanos(cfg.staleMillis()));

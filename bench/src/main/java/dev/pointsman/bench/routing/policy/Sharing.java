@@ -52,7 +52,7 @@ final class Sharing {
     long staleNanos = TimeUnit.MILLISECONDS.toNanos(cfg.staleMillis());
     this.reportEveryNanos = staleNanos / 3;
     for (Scheduler s : schedulers) {
-      Outbox outbox = new Outbox(cfg.queueCapacity());
+      Outbox outbox = Outbox.of(cfg);
       s.shareWith(outbox);
       members.add(new Member(s, outbox, new PeerLoads(s.inFlight(), () -> at, staleNanos)));
     }
