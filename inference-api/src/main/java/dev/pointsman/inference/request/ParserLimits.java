@@ -11,7 +11,7 @@ public record ParserLimits(long maxBodyBytes, int maxPrefixChars, int maxDepth) 
   /** 16 MiB: room for a few base64 images. */
   public static final long DEFAULT_MAX_BODY_BYTES = 16L << 20;
 
-  /** 64 Ki characters; the prefix-cache index reads at most 16 Ki. */
+  /** 64 Ki characters (the picker keeps its own amount: what its prefix hasher reads). */
   public static final int DEFAULT_MAX_PREFIX_CHARS = 64 << 10;
 
   /** 64 levels. */

@@ -64,10 +64,11 @@ import java.util.function.Function;
  */
 public final class PickerApp implements AutoCloseable {
   /**
-   * Prompt text kept per request: the prefix index reads 256 blocks of 64 characters. Public so
-   * that the routing bench parses request bodies with the picker's limits.
+   * Prompt text kept per request: what the prefix hasher reads ({@link PrefixHasher#DEFAULT},
+   * 524,288 characters, about 131k tokens). Public so that the routing bench parses request bodies
+   * with the picker's limits.
    */
-  public static final int PREFIX_CHARS = 256 * 64;
+  public static final int PREFIX_CHARS = PrefixHasher.DEFAULT.maxChars();
 
   /** Prefix blocks remembered per endpoint (about 500k tokens of prompt); public for the bench. */
   public static final int PREFIX_BLOCKS_PER_ENDPOINT = 31_250;

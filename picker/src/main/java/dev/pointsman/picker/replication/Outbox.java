@@ -1,8 +1,10 @@
 package dev.pointsman.picker.replication;
 
+import dev.pointsman.picker.config.ReplicationSection;
 import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.Learning;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,21 +16,48 @@ import java.util.concurrent.atomic.AtomicLong;
  * dropped and counted. Drained by the one thread that sends batches.
  */
 public final class Outbox implements Learning {
+  /** Bytes of a message kept for a pick's fields other than its blocks (address, adapter, …). */
+  static final int PICK_OVERHEAD_BYTES = 1_024;
+
   private final int capacity;
+  private final int maxPickBlocks;
   private final ConcurrentLinkedQueue<Update> queue = new ConcurrentLinkedQueue<>();
   private final AtomicInteger size = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
 
   public Outbox(int capacity) {
+    this(capacity, Integer.MAX_VALUE);
+  }
+
+  /**
+   * @param maxPickBlocks prompt blocks a pick shares at most: its leading ones, so that it fits a
+   *     message
+   */
+  public Outbox(int capacity, int maxPickBlocks) {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity: " + capacity + " (expected >= 1)");
     }
+    if (maxPickBlocks < 1) {
+      throw new IllegalArgumentException("maxPickBlocks: " + maxPickBlocks + " (expected >= 1)");
+    }
     this.capacity = capacity;
+    this.maxPickBlocks = maxPickBlocks;
+  }
+
+  /**
+   * The outbox of a replica configured by {@code cfg}: a pick shares no more leading blocks than a
+   * message of {@code maxMessageBytes} holds (8 bytes each; 7,372 at the default 60,000), so a long
+   * prompt's pick is shortened rather than left out of every message.
+   */
+  public static Outbox of(ReplicationSection cfg) {
+    return new Outbox(
+        cfg.queueCapacity(), (cfg.maxMessageBytes() - PICK_OVERHEAD_BYTES) / Long.BYTES);
   }
 
   @Override
   public void picked(String address, long[] blocks, String adapter, double uncachedTokens) {
-    offer(new Update.Pick(address, blocks, adapter, uncachedTokens));
+    long[] shared = blocks.length > maxPickBlocks ? Arrays.copyOf(blocks, maxPickBlocks) : blocks;
+    offer(new Update.Pick(address, shared, adapter, uncachedTokens));
   }
 
   @Override

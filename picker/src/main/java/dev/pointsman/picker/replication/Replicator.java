@@ -65,7 +65,7 @@ public final class Replicator implements Receiver, AutoCloseable {
     this.name = name;
     this.scheduler = scheduler;
     this.nanoClock = nanoClock;
-    this.outbox = new Outbox(cfg.queueCapacity());
+    this.outbox = Outbox.of(cfg);
     this.reports = new LoadReports(TimeUnit.MILLISECONDS.toNanos(cfg.staleMillis()) / 3);
     this.peers =
         new PeerLoads(

@@ -22,6 +22,7 @@ public final class CycleState {
   private int[] prefixMatches;
   private int prefixTotal = -1;
   private int prefixBlockTokens = TOKENS_PER_BLOCK;
+  private boolean promptContinues;
   private double[] analyticTtft;
   private double[] adapterSeconds;
   private java.util.Map<String, LoraState> loraStates;
@@ -150,13 +151,29 @@ public final class CycleState {
 
   /**
    * Prompt tokens candidate {@code i} probably has cached: its matched blocks, never more than the
-   * prompt.
+   * prompt. When the prompt goes on past the blocks hashed ({@link #promptContinues}) and the
+   * candidate holds all of them, the rest counts as cached too: a server caches a prompt whole, so
+   * the one that holds its first 131k tokens was most likely sent the rest with them. A match that
+   * ends before the last hashed block ends the cached prefix there.
    */
   public double cachedTokens(int i, int promptTokens) {
     if (prefixMatches == null) {
       return 0;
     }
+    int total = prefixTotal >= 0 ? prefixTotal : promptBlocks.length;
+    if (promptContinues && total > 0 && prefixMatches[i] >= total) {
+      return promptTokens;
+    }
     return Math.min(promptTokens, (double) prefixMatches[i] * prefixBlockTokens);
+  }
+
+  /** Whether the prompt goes on past the blocks hashed (it reached the hasher's bound). */
+  public boolean promptContinues() {
+    return promptContinues;
+  }
+
+  void promptContinues(boolean continues) {
+    this.promptContinues = continues;
   }
 
   /** The decision time on the picker's monotonic clock. */

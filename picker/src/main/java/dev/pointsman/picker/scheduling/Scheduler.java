@@ -214,6 +214,7 @@ public final class Scheduler {
             inFlight,
             adapterLoads,
             tpotModel);
+    state.promptContinues(hasher.reachesBound(request.promptPrefix()));
     for (Filter filter : policy.filters()) {
       candidates = filter.filter(request, candidates, state);
       if (candidates.isEmpty()) {

@@ -2,6 +2,9 @@ package dev.pointsman.picker.replication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pointsman.picker.config.ReplicationSection;
+import java.util.List;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 class OutboxTest {
@@ -19,5 +22,27 @@ class OutboxTest {
     box.tpot("a:1", 0.01, 0.04); // draining made room
     assertThat(box.drain()).hasSize(1);
     assertThat(box.dropped()).isEqualTo(1);
+  }
+
+  @Test
+  void aLongPromptsPickSharesTheLeadingBlocksThatFitOneMessage() {
+    Outbox box = Outbox.of(ReplicationSection.DEFAULTS);
+    long[] longPrompt = LongStream.range(0, 8_192).toArray(); // 131k tokens
+    long[] shortPrompt = LongStream.range(0, 256).toArray();
+
+    box.picked("a:1", longPrompt, null, 10);
+    box.picked("a:1", shortPrompt, null, 10);
+    List<Update> updates = box.drain();
+
+    long[] shared = ((Update.Pick) updates.get(0)).blocks();
+    assertThat(shared).hasSize(7_372).startsWith(0, 1, 2);
+    assertThat(shared[7_371]).isEqualTo(7_371);
+    assertThat(((Update.Pick) updates.get(1)).blocks()).isEqualTo(shortPrompt);
+    long[] oversize = new long[1];
+    List<byte[]> messages =
+        WireFormat.encode(
+            -1, null, updates, ReplicationSection.DEFAULTS.maxMessageBytes(), oversize);
+    assertThat(oversize[0]).isZero();
+    assertThat(messages).isNotEmpty();
   }
 }

@@ -6,6 +6,7 @@ import dev.pointsman.picker.scheduling.Plugins;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.picker.scheduling.SchedulingPolicy;
 import dev.pointsman.picker.scheduling.WeightedScorer;
+import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prior.SpeedPriors;
 import java.nio.file.Path;
 import java.util.List;
@@ -50,6 +51,14 @@ public final class Policies {
           PluginSpec.of("queue-scorer", 2),
           PluginSpec.of("kv-cache-utilization-scorer", 2),
           PluginSpec.of("prefix-cache-scorer", 3));
+
+  /**
+   * The GIE prefix plugin's defaults: 64-character blocks, the first 256 of a prompt matched (its
+   * {@code blockSize} and {@code maxPrefixBlocksToMatch}). The baselines that hash prompt text
+   * ({@code gie-default}, {@code sglang-cache-aware}) keep them; the picker hashes whole prompts
+   * ({@link PrefixHasher#DEFAULT}).
+   */
+  static final PrefixHasher GIE_PREFIX_HASHER = new PrefixHasher(64, 256);
 
   /**
    * SGLang cache-aware thresholds, the SGLang model gateway's defaults ({@code --cache-threshold}
@@ -164,7 +173,12 @@ public final class Policies {
    */
   static RoutingPolicy gieDefault(FleetView fleet, RandomGenerator random) {
     return new SchedulerPolicy(
-        "gie-default", gieDefault(!fleet.requests().adapters().isEmpty()), fleet, random);
+        "gie-default",
+        gieDefault(!fleet.requests().adapters().isEmpty()),
+        fleet,
+        random,
+        SpeedPriors.builtIn(),
+        GIE_PREFIX_HASHER);
   }
 
   /** The llm-d default blend, with GIE's LoRA-affinity scorer when {@code adapters}. */

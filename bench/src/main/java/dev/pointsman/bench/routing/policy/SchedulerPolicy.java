@@ -68,13 +68,27 @@ final class SchedulerPolicy implements RoutingPolicy {
       FleetView fleet,
       RandomGenerator random,
       SpeedPriors priors) {
+    this(name, policy, fleet, random, priors, PrefixHasher.DEFAULT);
+  }
+
+  /**
+   * @param hasher how prompts are cut into prefix blocks: the picker's own ({@link
+   *     PrefixHasher#DEFAULT}), or a baseline's
+   */
+  SchedulerPolicy(
+      String name,
+      SchedulingPolicy policy,
+      FleetView fleet,
+      RandomGenerator random,
+      SpeedPriors priors,
+      PrefixHasher hasher) {
     this.name = name;
     this.fleet = fleet;
     this.scheduler =
         new Scheduler(
             new PrefixIndex(PickerApp.PREFIX_BLOCKS_PER_ENDPOINT),
             new InFlightTracker(),
-            PrefixHasher.DEFAULT,
+            hasher,
             fleet::nowNanos,
             new LatencyModel(),
             priors);

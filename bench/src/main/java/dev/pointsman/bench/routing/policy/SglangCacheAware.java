@@ -2,7 +2,6 @@ package dev.pointsman.bench.routing.policy;
 
 import dev.pointsman.bench.routing.workload.BenchRequest;
 import dev.pointsman.picker.app.PickerApp;
-import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +51,7 @@ final class SglangCacheAware implements RoutingPolicy {
   @Override
   public Route route(BenchRequest r) {
     int n = fleet.size();
-    long[] blocks = PrefixHasher.DEFAULT.hash(fleet.model(r), fleet.promptText(r));
+    long[] blocks = Policies.GIE_PREFIX_HASHER.hash(fleet.model(r), fleet.promptText(r));
     int max = Integer.MIN_VALUE;
     int min = Integer.MAX_VALUE;
     double[] loads = new double[n];

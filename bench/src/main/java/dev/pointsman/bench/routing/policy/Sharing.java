@@ -50,7 +50,7 @@ final class Sharing {
     this.batchNanos = TimeUnit.MILLISECONDS.toNanos(cfg.batchMillis());
     long staleNanos = TimeUnit.MILLISECONDS.toNanos(cfg.staleMillis());
     for (Scheduler s : schedulers) {
-      Outbox outbox = new Outbox(cfg.queueCapacity());
+      Outbox outbox = Outbox.of(cfg);
       s.shareWith(outbox);
       members.add(
           new Member(

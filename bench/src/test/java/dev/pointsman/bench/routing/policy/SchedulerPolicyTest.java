@@ -96,4 +96,25 @@ class SchedulerPolicyTest {
     assertThat(load().liveRequests()).isZero();
     assertThat(load().prefillRequests()).isZero();
   }
+
+  @Test
+  void pointsmanHashesAWholeLongPromptAndGieDefaultItsFirst256Blocks() {
+    BenchRequest r =
+        new BenchRequest(
+            new SimRequest(9, 0, List.of(new Segment(9, 8_000)), 100, "", 1L << 50 | 9),
+            "sharegpt",
+            false,
+            true,
+            false);
+    SchedulerPolicy gie =
+        (SchedulerPolicy) Policies.create("gie-default", view, new SplittableRandom(1));
+
+    assertThat(policy.route(r).outcome()).isEqualTo(Route.Outcome.ROUTED);
+    assertThat(gie.route(r).outcome()).isEqualTo(Route.Outcome.ROUTED);
+
+    int chars = view.requests().promptPrefix(r).length();
+    assertThat(chars).isGreaterThan(256 * 64);
+    assertThat(policy.scheduler().prefixIndex().size(FleetView.address(0))).isEqualTo(chars / 64);
+    assertThat(gie.scheduler().prefixIndex().size(FleetView.address(0))).isEqualTo(256);
+  }
 }

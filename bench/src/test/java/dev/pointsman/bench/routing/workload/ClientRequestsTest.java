@@ -45,14 +45,14 @@ class ClientRequestsTest {
     assertThat(p.model()).isEqualTo("adapter-0");
     assertThat(p.stream()).isFalse();
     assertThat(p.includeUsage()).isFalse();
-    // the picker keeps what its prefix index reads, and counts the rest
-    assertThat(p.promptPrefix()).hasSize(PickerApp.PREFIX_CHARS);
+    // the picker keeps what its prefix hasher reads: an 8,000-token prompt whole
+    assertThat((long) PickerApp.PREFIX_CHARS).isGreaterThan(p.promptChars());
     String whole =
         clients.text().render(new Segment(1, 3000))
             + "\n"
             + clients.text().render(new Segment(2, 5000));
     assertThat(p.promptChars()).isEqualTo(whole.length());
-    assertThat(p.promptPrefix()).isEqualTo(whole.substring(0, PickerApp.PREFIX_CHARS));
+    assertThat(p.promptPrefix()).isEqualTo(whole);
 
     ParsedRequest chat = clients.parsed(request(8, true, "", new Segment(3, 10)));
     assertThat(chat.model()).isEqualTo("base");
