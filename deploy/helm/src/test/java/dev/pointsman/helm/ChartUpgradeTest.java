@@ -170,6 +170,7 @@ class ChartUpgradeTest {
       assertThat(s.getData()).containsOnlyKeys("tls.crt", "tls.key", "ca.crt");
       assertThat(s.getMetadata().getAnnotations())
           .containsEntry("meta.helm.sh/release-name", RELEASE);
+      assertThat(certificate(s, "ca.crt").getPublicKey().getAlgorithm()).isEqualTo("RSA"); // Sprig
     }
     return old;
   }
@@ -199,6 +200,7 @@ class ChartUpgradeTest {
     for (String name : CERTS) {
       X509Certificate newCa = certificate(remade.get(name), "ca.crt");
       assertThat(newCa).isNotEqualTo(certificate(old.get(name), "ca.crt"));
+      assertThat(newCa.getPublicKey().getAlgorithm()).isEqualTo("EC");
       X509Certificate oldCert = certificate(old.get(name), "tls.crt");
       assertThatThrownBy(() -> oldCert.verify(newCa.getPublicKey()))
           .as(name)
