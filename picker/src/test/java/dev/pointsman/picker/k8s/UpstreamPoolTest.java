@@ -52,7 +52,10 @@ class UpstreamPoolTest {
           futureParentField: x
       """;
 
-  /** An upstream v1.0 pool: endpointPickerRef present, no appProtocol. */
+  /**
+   * An upstream v1.0 pool as the API server stores it: endpointPickerRef required, with the group
+   * and kind its CRD defaults ("" and Service); no appProtocol, no status.parents[].controllerName.
+   */
   static final String V1_0_POOL =
       """
       apiVersion: inference.networking.k8s.io/v1
@@ -63,9 +66,46 @@ class UpstreamPoolTest {
           matchLabels: {app: mistral}
         targetPorts: [{number: 8000}, {number: 8001}]
         endpointPickerRef:
+          group: ""
+          kind: Service
           name: picker
           port: {number: 9002}
           failureMode: FailOpen
+      status:
+        parents:
+        - parentRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw}
+          conditions:
+          - {type: Accepted, status: "True", reason: Accepted, message: ok,
+             lastTransitionTime: "2026-01-01T00:00:00Z", observedGeneration: 1}
+      """;
+
+  /**
+   * An upstream v1.4/v1.5 pool as the API server stores it: endpointPickerRef still required, and
+   * appProtocol written with its CRD default {@code http} although the user never set it.
+   */
+  static final String V1_4_POOL =
+      """
+      apiVersion: inference.networking.k8s.io/v1
+      kind: InferencePool
+      metadata: {name: qwen, namespace: inference}
+      spec:
+        selector:
+          matchLabels: {app: qwen}
+        targetPorts: [{number: 8000}]
+        appProtocol: http
+        endpointPickerRef:
+          group: ""
+          kind: Service
+          name: picker
+          port: {number: 9002}
+          failureMode: FailClose
+      status:
+        parents:
+        - controllerName: example.com/gateway-controller
+          parentRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw, namespace: inference}
+          conditions:
+          - {type: ResolvedRefs, status: "True", reason: ResolvedRefs, message: ok,
+             lastTransitionTime: "2026-01-01T00:00:00Z", observedGeneration: 3}
       """;
 
   static final String NEWER_ROUTE =
@@ -118,9 +158,12 @@ class UpstreamPoolTest {
   @Test
   void poolsOfEveryUpstreamShapeAreReadSideBySideWithTheirAppProtocol() {
     create(V1_0_POOL);
+    create(V1_4_POOL);
     create(UPSTREAM_POOL);
     MockCluster.Picker picker = cluster.picker();
-    Await.until("both pools", () -> picker.datastore.pools().size() == 2);
+    Await.until("all three pools", () -> picker.datastore.pools().size() == 3);
+    assertThat(picker.datastore.pool("qwen").orElseThrow().appProtocol())
+        .isEqualTo(AppProtocol.HTTP);
     assertThat(picker.datastore.pool("llama").orElseThrow().appProtocol())
         .isEqualTo(AppProtocol.H2C);
     assertThat(picker.datastore.snapshot("llama").appProtocol()).isEqualTo(AppProtocol.H2C);
@@ -173,6 +216,21 @@ class UpstreamPoolTest {
         .containsExactlyInAnyOrder(
             "InferencePool spec.futureField", "InferencePool status.parents[].futureParentField");
     assertThat(unknown.count("InferencePool")).isEqualTo(2);
+  }
+
+  @Test
+  void everyFieldOfTheV10AndV14ShapesIsKnown() {
+    for (String yaml : new String[] {V1_0_POOL, V1_4_POOL}) {
+      UnknownFields unknown = new UnknownFields();
+      InferencePool pool = unknown.serialization().unmarshal(yaml, InferencePool.class);
+
+      assertThat(unknown.fields()).as(pool.getMetadata().getName()).isEmpty();
+      var ref = pool.getSpec().endpointPickerRef();
+      assertThat(ref.group()).isEmpty();
+      assertThat(ref.kind()).isEqualTo("Service");
+      assertThat(ref.port().number()).isEqualTo(9002);
+      assertThat(pool.getStatus().parents().getFirst().parentRef().name()).isEqualTo("gw");
+    }
   }
 
   private static boolean resolves(MockCluster.Picker picker, String model) {
