@@ -54,6 +54,14 @@ public class SchedulerBenchmark {
   @Param({"16", "64", "256", "1024"})
   public int endpoints;
 
+  /** Characters per prompt: a shared system prompt (three quarters) and a user tail. */
+  @Param({"2048"})
+  public int promptChars;
+
+  /** Prefix blocks the hasher reads (the picker's default; 256 was the bound before issue 16). */
+  @Param({"8192"})
+  public int maxBlocks;
+
   private Scheduler scheduler;
   private SchedulingPolicy policy;
   private PoolSnapshot pool;
@@ -64,7 +72,7 @@ public class SchedulerBenchmark {
   @Setup
   public void setUp() {
     SplittableRandom seed = new SplittableRandom(42);
-    PrefixHasher hasher = PrefixHasher.DEFAULT;
+    PrefixHasher hasher = new PrefixHasher(PrefixHasher.DEFAULT.blockChars(), maxBlocks);
     PrefixIndex index = new PrefixIndex(31_250);
     InFlightTracker inFlight = new InFlightTracker();
     scheduler = new Scheduler(index, inFlight, hasher, System::nanoTime);
@@ -79,10 +87,10 @@ public class SchedulerBenchmark {
     }
     pool = new PoolSnapshot("llama", states);
 
-    String system = text(seed, 1_536);
+    String system = text(seed, promptChars * 3 / 4);
     requests = new SchedulingRequest[VARIANTS];
     for (int v = 0; v < VARIANTS; v++) {
-      String prompt = system + text(seed, 512);
+      String prompt = system + text(seed, promptChars / 4);
       String adapter = v % 4 == 0 ? ADAPTERS[v % ADAPTERS.length] : null;
       requests[v] =
           new SchedulingRequest(
