@@ -26,6 +26,10 @@ import java.util.List;
  * @param mergeMillis how often split views look for each other to merge (the longest interval)
  * @param expectedMembers the replica count; a view with fewer (and more than one) members is
  *     reported partitioned. 0: unknown, only a view of one is reported (as alone)
+ * @param shareLatencies whether each replica also trains its TTFT and TPOT models on the others'
+ *     responses (default false: each learns from its own; sharing them makes the replicas' models
+ *     identical, and replicas that choose on identical state send the same endpoint the same burst;
+ *     docs/benchmarks.md, "Picker replicas")
  */
 public record ReplicationSection(
     Boolean enabled,
@@ -40,11 +44,12 @@ public record ReplicationSection(
     Integer stateTimeoutMillis,
     Integer failureMillis,
     Integer mergeMillis,
-    Integer expectedMembers) {
+    Integer expectedMembers,
+    Boolean shareLatencies) {
 
   public static final ReplicationSection DEFAULTS =
       new ReplicationSection(
-          null, null, null, null, null, null, null, null, null, null, null, null, null);
+          null, null, null, null, null, null, null, null, null, null, null, null, null, null);
 
   /** The default cluster transport port (JGroups' own default for TCP). */
   public static final int DEFAULT_PORT = 7800;
@@ -63,6 +68,7 @@ public record ReplicationSection(
     failureMillis = failureMillis == null ? 10_000 : failureMillis;
     mergeMillis = mergeMillis == null ? 10_000 : mergeMillis;
     expectedMembers = expectedMembers == null ? 0 : expectedMembers;
+    shareLatencies = shareLatencies != null && shareLatencies;
     if (cluster.isBlank()) {
       throw new IllegalArgumentException("cluster: '' (expected a name)");
     }
@@ -102,7 +108,8 @@ public record ReplicationSection(
         stateTimeoutMillis,
         failureMillis,
         mergeMillis,
-        expectedMembers);
+        expectedMembers,
+        shareLatencies);
   }
 
   private static void check(String name, int value, int min, int max) {

@@ -21,19 +21,21 @@ public final class Outbox implements Learning {
 
   private final int capacity;
   private final int maxPickBlocks;
+  private final boolean shareLatencies;
   private final ConcurrentLinkedQueue<Update> queue = new ConcurrentLinkedQueue<>();
   private final AtomicInteger size = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
 
   public Outbox(int capacity) {
-    this(capacity, Integer.MAX_VALUE);
+    this(capacity, Integer.MAX_VALUE, true);
   }
 
   /**
    * @param maxPickBlocks prompt blocks a pick shares at most: its leading ones, so that it fits a
    *     message
+   * @param shareLatencies whether observed TTFT and TPOT are shared too (false: only picks)
    */
-  public Outbox(int capacity, int maxPickBlocks) {
+  public Outbox(int capacity, int maxPickBlocks, boolean shareLatencies) {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity: " + capacity + " (expected >= 1)");
     }
@@ -42,16 +44,20 @@ public final class Outbox implements Learning {
     }
     this.capacity = capacity;
     this.maxPickBlocks = maxPickBlocks;
+    this.shareLatencies = shareLatencies;
   }
 
   /**
    * The outbox of a replica configured by {@code cfg}: a pick shares no more leading blocks than a
    * message of {@code maxMessageBytes} holds (8 bytes each; 7,372 at the default 60,000), so a long
-   * prompt's pick is shortened rather than left out of every message.
+   * prompt's pick is shortened rather than left out of every message; latencies only with {@code
+   * shareLatencies}.
    */
   public static Outbox of(ReplicationSection cfg) {
     return new Outbox(
-        cfg.queueCapacity(), (cfg.maxMessageBytes() - PICK_OVERHEAD_BYTES) / Long.BYTES);
+        cfg.queueCapacity(),
+        (cfg.maxMessageBytes() - PICK_OVERHEAD_BYTES) / Long.BYTES,
+        cfg.shareLatencies());
   }
 
   @Override
@@ -62,11 +68,17 @@ public final class Outbox implements Learning {
 
   @Override
   public void ttft(String address, Decision.Prediction prediction, double ttftSeconds) {
+    if (!shareLatencies) {
+      return;
+    }
     offer(new Update.Ttft(address, prediction, ttftSeconds));
   }
 
   @Override
   public void tpot(String address, double analyticTpotSeconds, double tpotSeconds) {
+    if (!shareLatencies) {
+      return;
+    }
     offer(new Update.Tpot(address, analyticTpotSeconds, tpotSeconds));
   }
 

@@ -161,6 +161,15 @@ class PickerConfigTest {
     assertThat(r.batchMillis()).isEqualTo(5);
     assertThat(r.expectedMembers()).isEqualTo(3);
     assertThat(r.withBindAddress("10.1.2.3").bindAddress()).isEqualTo("10.1.2.3");
+    assertThat(r.shareLatencies()).isFalse();
+    ReplicationSection sharing =
+        PickerConfig.parse(
+                POOL
+                    + "replication: {enabled: true, discovery: {dnsQuery: peers.ns.svc},"
+                    + " shareLatencies: true}\n")
+            .replication();
+    assertThat(sharing.shareLatencies()).isTrue();
+    assertThat(sharing.withBindAddress("10.1.2.3").shareLatencies()).isTrue();
   }
 
   @Test

@@ -83,7 +83,8 @@ final class Cluster implements AutoCloseable {
             stateTimeoutMillis,
             1_000,
             1_000,
-            expected);
+            expected,
+            true); // these tests check that every kind of fact travels, latencies included
     Scheduler scheduler =
         new Scheduler(
             new PrefixIndex(10_000), new InFlightTracker(), PrefixHasher.DEFAULT, System::nanoTime);

@@ -45,4 +45,19 @@ class OutboxTest {
     assertThat(oversize[0]).isZero();
     assertThat(messages).isNotEmpty();
   }
+
+  @Test
+  void byDefaultOnlyPicksAreSharedAndLatenciesOnlyWhenConfigured() {
+    Outbox plain = Outbox.of(ReplicationSection.DEFAULTS);
+    plain.picked("a:1", new long[] {1}, null, 1);
+    plain.ttft("a:1", null, 0.2);
+    plain.tpot("a:1", 0.01, 0.02);
+    assertThat(plain.drain()).hasSize(1).allMatch(u -> u instanceof Update.Pick);
+
+    Outbox sharing = new Outbox(10, 10, true);
+    sharing.picked("a:1", new long[] {1}, null, 1);
+    sharing.ttft("a:1", null, 0.2);
+    sharing.tpot("a:1", 0.01, 0.02);
+    assertThat(sharing.drain()).hasSize(3);
+  }
 }
