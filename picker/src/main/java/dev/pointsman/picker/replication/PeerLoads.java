@@ -47,19 +47,18 @@ public final class PeerLoads {
     }
     m.building.putAll(part);
     if (last) {
-      if (delta) {
-        Map<String, Load> merged = m.current == null ? new HashMap<>() : new HashMap<>(m.current);
-        m.building.forEach(
-            (address, load) -> {
-              if (load.equals(Load.NONE)) {
-                merged.remove(address);
-              } else {
-                merged.put(address, load);
-              }
-            });
-        m.building = merged;
-      }
-      m.current = m.building;
+      // a delta lands on the member's table in place (no one else holds it); a whole report
+      // starts a new one. Either way an endpoint reported as NONE has nothing in flight.
+      Map<String, Load> table = delta && m.current != null ? m.current : new HashMap<>();
+      m.building.forEach(
+          (address, load) -> {
+            if (load.equals(Load.NONE)) {
+              table.remove(address);
+            } else {
+              table.put(address, load);
+            }
+          });
+      m.current = table;
       m.building = null;
       m.reportedAt = nanoClock.getAsLong();
       publish();
