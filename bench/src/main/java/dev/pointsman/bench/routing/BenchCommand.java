@@ -209,7 +209,8 @@ public final class BenchCommand implements Callable<Integer> {
     if (chosen != null) {
       String searched =
           chosen.search(
-              new Suite.Search(instances, names, seeds, quick, threads, calibration, progress));
+              new Suite.Search(
+                  instances, names, seeds, quick, threads, calibration, progress, ownScenarios));
       if (searched != null) {
         return writeSummary(err, searched);
       }
@@ -239,18 +240,26 @@ public final class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** Whether the scenarios are the chosen suite's own (set by {@link #selected}). */
+  private boolean ownScenarios;
+
   /** The scenarios that --scenario, --suite, --trace or --traces name (exactly one of them). */
   private List<Scenario> selected(PrintWriter err, Suite chosen) {
+    boolean named = scenarios != null && !scenarios.isEmpty() || traces;
+    boolean replaced = chosen != null && chosen.takesScenarios() && named;
     int given =
         (scenarios != null && !scenarios.isEmpty() ? 1 : 0)
-            + (chosen != null ? 1 : 0)
+            + (chosen != null && !replaced ? 1 : 0)
             + (trace != null ? 1 : 0)
             + (traces ? 1 : 0);
     if (given != 1) {
       throw new IllegalArgumentException(
-          given + " of --scenario, --suite, --trace and --traces given (expected exactly one)");
+          given
+              + " of --scenario, --suite, --trace and --traces given (expected exactly one; --suite"
+              + " pods-needed also takes --scenario or --traces)");
     }
-    if (chosen != null) {
+    ownScenarios = chosen != null && !replaced;
+    if (ownScenarios) {
       return chosen.scenarios();
     }
     if (fleet != null && trace == null) {

@@ -118,20 +118,51 @@ class BenchCommandTest {
   }
 
   @Test
+  void thePodsNeededSearchRunsOnAScenarioNamedOnTheCommandLine(@TempDir Path dir) throws Exception {
+    Path scenario = tiny(dir, "rateReqPerS: 20\n");
+    Path out = dir.resolve("out");
+    StringWriter stderr = new StringWriter();
+    int code =
+        run(
+            new StringWriter(),
+            stderr,
+            "--suite",
+            "pods-needed",
+            "--scenario",
+            scenario.toString(),
+            "--quick",
+            "--seeds",
+            "1",
+            "--policies",
+            "weighted-round-robin,pointsman",
+            "--out",
+            out.toString(),
+            "--no-progress");
+    assertThat(code).as(stderr.toString()).isZero();
+    String md = Files.readString(out.resolve("suite-pods-needed.md"));
+    // --quick keeps a named scenario (it narrows only the suite's own S1–S5)
+    assertThat(md).contains("## tiny (test)", "Rate: 20.0 req/s (the scenario's rateReqPerS)");
+    assertThat(md).doesNotContain("s1-heterogeneous");
+    assertThat(md).contains("2× window: pods per seed");
+    // a suite built around its own scenarios takes none from the command line
+    StringWriter refused = new StringWriter();
+    assertThat(
+            run(
+                new StringWriter(),
+                refused,
+                "--suite",
+                "replicas",
+                "--scenario",
+                scenario.toString(),
+                "--out",
+                out.toString()))
+        .isEqualTo(2);
+    assertThat(refused.toString()).contains("2 of --scenario, --suite");
+  }
+
+  @Test
   void runsAnOperatorWrittenPolicyOnTheProductionScheduler(@TempDir Path dir) throws Exception {
-    Path scenario = dir.resolve("tiny.yaml");
-    Files.writeString(
-        scenario,
-        """
-        name: tiny
-        description: an H100 and two L4s
-        fleet: [{gpu: H100-80, count: 1}, {gpu: L4, count: 2}]
-        workload: [{kind: sharegpt}]
-        loads: [0.5]
-        durationSeconds: 20
-        warmupSeconds: 5
-        drainSeconds: 60
-        """);
+    Path scenario = tiny(dir, "");
     Path policy = dir.resolve("queue.yaml");
     Files.writeString(policy, "scorers:\n  - {type: queue-scorer, weight: 1}\n");
     Path out = dir.resolve("out");
@@ -186,5 +217,24 @@ class BenchCommandTest {
     args[5] = "mine=" + dir.resolve("nope.yaml");
     assertThat(run(new StringWriter(), missing, args)).isEqualTo(2);
     assertThat(missing.toString()).contains("cannot read");
+  }
+
+  /** An H100 and two L4s on ShareGPT-like traffic, 20 s per run, with {@code extra} keys. */
+  private static Path tiny(Path dir, String extra) throws java.io.IOException {
+    Path scenario = dir.resolve("tiny.yaml");
+    Files.writeString(
+        scenario,
+        """
+        name: tiny
+        description: an H100 and two L4s
+        fleet: [{gpu: H100-80, count: 1}, {gpu: L4, count: 2}]
+        workload: [{kind: sharegpt}]
+        loads: [0.5]
+        durationSeconds: 20
+        warmupSeconds: 5
+        drainSeconds: 60
+        """
+            + extra);
+    return scenario;
   }
 }

@@ -23,8 +23,10 @@ public record PolicyConfig(
   /**
    * Pointsman's production default. Queue depth and the running batch enter through the predicted
    * latency (with the picker's exact count of prefill it has sent and not yet seen a first token
-   * for), so the separate queue and running scorers are not in the default blend; the weights were
-   * chosen by the routing benchmark (docs/benchmarks.md).
+   * for), so the separate queue and running scorers are not in the default blend. KV-cache headroom
+   * weighs as much as the predicted latency because that prediction does not see preemption: long
+   * prompts that stick to the pods caching them fill those pods' KV caches. The weights were chosen
+   * by the routing benchmark on its training set (docs/plugins/README.md, docs/benchmarks.md).
    */
   public static PolicyConfig defaults() {
     return new PolicyConfig(null, null, null, null, null);
@@ -43,7 +45,7 @@ public record PolicyConfig(
             PluginSpec.of("predicted-latency-scorer", 4),
             PluginSpec.of("lora-affinity-scorer", 2),
             PluginSpec.of("prefix-cache-scorer", 1),
-            PluginSpec.of("kv-cache-utilization-scorer", 1));
+            PluginSpec.of("kv-cache-utilization-scorer", 4));
   }
 
   public PluginSpec pickerOrDefault() {

@@ -31,6 +31,7 @@ final class Measurements {
     int ne = 0;
     int completed = 0;
     int failed = 0;
+    int lostInFlight = 0;
     int shed = 0;
     int cut = 0;
     int good = 0;
@@ -54,6 +55,7 @@ final class Measurements {
       }
       if (o != Route.Outcome.ROUTED) {
         failed++;
+        lostInFlight += run.lostInFlight(i) ? 1 : 0;
         continue;
       }
       perPod[run.podOf(i)]++;
@@ -106,6 +108,7 @@ final class Measurements {
         PolicyRun.rate(capacity, run.load()),
         completed,
         failed,
+        lostInFlight,
         shed,
         cut,
         RunResult.Ttft.of(sortedTtft),

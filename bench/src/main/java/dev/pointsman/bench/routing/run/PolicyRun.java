@@ -40,6 +40,7 @@ public final class PolicyRun {
   private final long seed;
   private final List<BenchRequest> stream;
   private final double[] firstMs;
+  private final boolean[] lostInFlight;
   private final double[] finishMs;
   private final int[] podOf;
   private final int[] cached;
@@ -66,6 +67,7 @@ public final class PolicyRun {
     this.stream = stream;
     int n = stream.size();
     firstMs = new double[n];
+    lostInFlight = new boolean[n];
     finishMs = new double[n];
     Arrays.fill(firstMs, Double.NaN);
     Arrays.fill(finishMs, Double.NaN);
@@ -223,6 +225,7 @@ public final class PolicyRun {
         // lost to a restart: the client saw the stream reset, and nobody resends it
         int idx = (int) request.id();
         outcome[idx] = Route.Outcome.FAILED;
+        lostInFlight[idx] = true;
         policy.onFailed(stream.get(idx), pod);
       }
     };
@@ -292,6 +295,11 @@ public final class PolicyRun {
 
   Route.Outcome outcome(int i) {
     return outcome[i];
+  }
+
+  /** Whether request {@code i} was accepted by its pod and then lost when the pod restarted. */
+  boolean lostInFlight(int i) {
+    return lostInFlight[i];
   }
 
   long counterDelta(int k) {

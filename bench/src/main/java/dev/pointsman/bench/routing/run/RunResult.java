@@ -14,6 +14,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * @param completed measured requests that finished
  * @param failed measured requests that could not be served or had no first token by the end of the
  *     drain time
+ * @param lostInFlight of the failed, those a pod accepted and then lost when it restarted (no
+ *     router could have served them once sent; the rest of the failed were refused or unanswered)
  * @param shed measured requests the policy shed (a goodput miss)
  * @param cut measured requests whose prompt or answer was cut to the served context length (the
  *     same requests for every policy)
@@ -40,6 +42,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "offeredReqPerS",
   "completed",
   "failed",
+  "lostInFlight",
   "shed",
   "cut",
   "ttftMs",
@@ -63,6 +66,7 @@ public record RunResult(
     double offeredReqPerS,
     int completed,
     int failed,
+    int lostInFlight,
     int shed,
     int cut,
     Ttft ttftMs,

@@ -198,7 +198,7 @@ public record Scenario(
                 production,
                 contextTokens,
                 trace,
-                rateReqPerS,
+                v.rateReqPerS() != null ? v.rateReqPerS() : rateReqPerS,
                 split));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("variants[" + i + "]." + e.getMessage(), e);
@@ -285,6 +285,24 @@ public record Scenario(
       return this;
     }
     return copy(name, headlineDurationSeconds, null, seeds, production);
+  }
+
+  /**
+   * A copy whose measured window (the run after the warm-up) is {@code factor} times as long, the
+   * warm-up and drain unchanged: to see whether a figure depends on the run's length.
+   */
+  public Scenario withMeasuredWindowTimes(double factor) {
+    if (!(factor > 0) || Double.isInfinite(factor)) {
+      throw new IllegalArgumentException("factor: " + factor + " (expected a finite number > 0)");
+    }
+    return copy(
+        name,
+        warmupSeconds + factor * (durationSeconds - warmupSeconds),
+        headlineDurationSeconds == null
+            ? null
+            : warmupSeconds + factor * (headlineDurationSeconds - warmupSeconds),
+        seeds,
+        production);
   }
 
   /** A copy named {@code newName} with another gateway deployment. */

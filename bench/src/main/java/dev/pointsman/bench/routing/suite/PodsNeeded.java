@@ -14,13 +14,25 @@ import java.util.concurrent.Future;
  * Runs the pods-needed searches: one {@link MonotoneSearch} per (scenario, policy, seed), each a
  * task on a small thread pool; whether a fleet of n pods passes comes from an {@link Evaluator} (a
  * virtual-time run in the suite, a fake in tests). Results do not depend on the number of threads.
+ *
+ * <p>Each figure found is then checked against the run's length: the fleet of n pods is run again
+ * with the measured window doubled, and where it fails there, pods are added one at a time up to
+ * {@link #MOVED_SHARE} above n. A figure that doubling moves by more than that is {@linkplain
+ * Outcome#moved() moved}, and the report refuses a verdict built on it.
  */
 final class PodsNeeded {
   /** How {@code policy} on the fleet of {@code pods} pods does on seed {@code seed}. */
   @FunctionalInterface
   interface Evaluator {
-    Verdict run(Scenario plan, String policy, long seed, int pods);
+    /** {@code doubled}: with the measured window twice the scenario's. */
+    Verdict run(Scenario plan, String policy, long seed, int pods, boolean doubled);
   }
+
+  /**
+   * How much doubling the run's length may move a figure before the report rejects it: 10%, or one
+   * pod where 10% is less than a pod (a fleet of 8 cannot move by less than 12.5%).
+   */
+  static final double MOVED_SHARE = 0.10;
 
   /**
    * One fleet size's run.
@@ -53,8 +65,11 @@ final class PodsNeeded {
 
   /**
    * The smallest passing fleet of one (scenario, policy, seed), or empty when {@code maxPods}
-   * fails; {@code runs} is how many fleet sizes were run to find it; {@code largestFailed} the
-   * largest size that failed and how (null when none failed).
+   * fails; {@code runs} is how many fleet sizes were run to find it (the doubled runs included);
+   * {@code largestFailed} the largest size that failed and how (null when none failed). {@code
+   * doubledPods}: the smallest fleet from {@code pods} up that passes with the measured window
+   * doubled, or -1 when none up to {@link #MOVED_SHARE} above {@code pods} does (0 when {@code
+   * pods} is empty: nothing to check).
    */
   record Outcome(
       String scenario,
@@ -63,7 +78,21 @@ final class PodsNeeded {
       OptionalInt pods,
       int runs,
       Integer largestFailed,
-      Verdict failure) {}
+      Verdict failure,
+      int doubledPods) {
+    /** Whether doubling the run's length moved the figure by more than {@link #MOVED_SHARE}. */
+    boolean moved() {
+      return pods.isPresent() && doubledPods < 0;
+    }
+  }
+
+  /**
+   * The most pods a figure of {@code pods} may move to under doubling and still stand: 10% more, or
+   * one pod more where 10% is less than a pod.
+   */
+  static int stillStanding(int pods) {
+    return Math.max(pods + 1, (int) Math.floor(pods * (1 + MOVED_SHARE) + 1e-9));
+  }
 
   private final Evaluator evaluator;
   private final int threads;
@@ -120,13 +149,26 @@ final class PodsNeeded {
             plan.maxPods(),
             n -> {
               runs[0]++;
-              Verdict v = evaluator.run(plan, policy, seed, n);
+              Verdict v = evaluator.run(plan, policy, seed, n, false);
               if (!v.passes() && n > failedAt[0]) {
                 failedAt[0] = n;
                 failure[0] = v;
               }
               return v.passes();
             });
+    int doubled = 0;
+    if (pods.isPresent()) {
+      doubled = -1;
+      int n = pods.getAsInt();
+      int limit = Math.min(plan.maxPods(), stillStanding(n));
+      for (int m = n; m <= limit; m++) {
+        runs[0]++;
+        if (evaluator.run(plan, policy, seed, m, true).passes()) {
+          doubled = m;
+          break;
+        }
+      }
+    }
     progress.step(plan.scenario().name() + " " + policy + " seed " + seed);
     return new Outcome(
         plan.scenario().name(),
@@ -135,6 +177,7 @@ final class PodsNeeded {
         pods,
         runs[0],
         failedAt[0] < 0 ? null : failedAt[0],
-        failure[0]);
+        failure[0],
+        doubled);
   }
 }

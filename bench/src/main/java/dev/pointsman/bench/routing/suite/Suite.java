@@ -21,6 +21,15 @@ public interface Suite {
   /** The policies to run unless {@code --policies} says otherwise. */
   List<String> policies();
 
+  /**
+   * Whether {@code --scenario} or {@code --traces} may replace {@link #scenarios()}: a suite whose
+   * summary means the same on any scenario (the pods-needed search does; a suite built around its
+   * own scenarios does not).
+   */
+  default boolean takesScenarios() {
+    return false;
+  }
+
   /** The side-by-side summary of the results, as Markdown. */
   String summary(List<ScenarioResult> results);
 
@@ -42,6 +51,8 @@ public interface Suite {
    * @param threads parallel runs
    * @param calibrationRequests requests per pod configuration when calibrating capacity
    * @param progress where progress goes
+   * @param ownScenarios whether the scenarios are the suite's own ({@link #scenarios()}), not ones
+   *     named on the command line
    */
   record Search(
       List<Scenario> instances,
@@ -50,5 +61,6 @@ public interface Suite {
       boolean quick,
       int threads,
       int calibrationRequests,
-      Progress progress) {}
+      Progress progress,
+      boolean ownScenarios) {}
 }

@@ -17,6 +17,7 @@ public final class RunResults {
         0,
         0,
         0,
+        0,
         new RunResult.Ttft(ms, ms, ms, ms),
         new RunResult.Tail(10, 20),
         new RunResult.Tail(ms, ms),

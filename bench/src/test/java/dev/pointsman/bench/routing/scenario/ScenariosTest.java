@@ -62,6 +62,7 @@ class ScenariosTest {
             "s5-mixed.yaml",
             "wide/s1-heterogeneous.yaml",
             "wide/s2-bursty.yaml",
+            "wide/s2-bursty-long.yaml",
             "mismatch/m1-heterogeneous.yaml",
             "extra/x1-lora-heterogeneous.yaml",
             "extra/x2-rag-square.yaml",
@@ -108,6 +109,28 @@ class ScenariosTest {
     assertThat(s2.get(4).pods()).isEqualTo(8);
     assertThat(s2.get(4).fleet()).singleElement().extracting(PodGroup::gpu).isEqualTo("A100-80");
     assertThat(s2.get(2).arrival().cv()).isEqualTo(3.5);
+  }
+
+  @Test
+  void everyTrainingScenarioStatesItsPodsNeededRatePerVariant() {
+    for (String name : List.of("s1", "s2", "s3", "s4", "s5")) {
+      for (Scenario s : Scenarios.load(name).instances()) {
+        assertThat(s.rateReqPerS()).as(s.name()).isNotNull().isPositive();
+      }
+    }
+    List<Scenario> s3 = Scenarios.load("s3").instances();
+    // each variant its own: long shared prompts and plain chat differ by an order of magnitude
+    assertThat(s3).extracting(Scenario::rateReqPerS).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void doublingTheMeasuredWindowKeepsTheWarmUp(@TempDir Path dir) throws Exception {
+    Scenario s1 = Scenarios.load("s1");
+    Scenario twice = s1.withMeasuredWindowTimes(2);
+    assertThat(twice.warmupSeconds()).isEqualTo(s1.warmupSeconds());
+    assertThat(twice.durationSeconds() - twice.warmupSeconds())
+        .isEqualTo(2 * (s1.durationSeconds() - s1.warmupSeconds()));
+    assertThat(twice.drainSeconds()).isEqualTo(s1.drainSeconds());
   }
 
   @Test

@@ -45,7 +45,7 @@ class PodsNeededTest {
     // a fake runner: pointsman needs 5 pods, the baseline 7 or 8 depending on the seed
     Map<String, Integer> needs = Map.of("pointsman", 5, "weighted-least-request", 7);
     PodsNeeded.Evaluator fake =
-        (plan, policy, seed, pods) ->
+        (plan, policy, seed, pods, doubled) ->
             new PodsNeeded.Verdict(pods >= needs.get(policy) + (seed == 3 ? 1 : 0), 100, 1);
     List<String> policies = List.of("weighted-least-request", "pointsman");
     List<PodsNeeded.Outcome> outcomes =
@@ -65,6 +65,9 @@ class PodsNeededTest {
         PodsNeededReport.markdown(
             List.of(s1()), policies, List.of(1L, 2L, 3L), outcomes, prices, true);
     assertThat(md).contains("| pointsman | 5, 5, 6 | 5.3 [3.9, 6.8] | 6 |");
+    // the fake does not depend on the run length: every figure stands at the doubled window
+    assertThat(outcomes).noneMatch(PodsNeeded.Outcome::moved);
+    assertThat(md).contains("| 5, 5, 6 | ");
     // pointsman's interval [3.9, 6.8] overlaps the baseline's [5.9, 8.8]: no win is claimed
     assertThat(md).contains("(weighted-least-request): **no separation**");
   }
@@ -72,7 +75,7 @@ class PodsNeededTest {
   @Test
   void aFleetThatNeverPassesIsReportedWithWhyItsLargestFailed() {
     PodsNeeded.Evaluator never =
-        (plan, policy, seed, pods) -> new PodsNeeded.Verdict(false, 5000, 0.99);
+        (plan, policy, seed, pods, doubled) -> new PodsNeeded.Verdict(false, 5000, 0.99);
     List<PodsNeeded.Outcome> outcomes =
         new PodsNeeded(never, 1, Progress.disabled()).run(List.of(s1()), List.of("x"), List.of(1L));
     assertThat(outcomes.get(0).pods()).isEmpty();
@@ -112,11 +115,103 @@ class PodsNeededTest {
     List<PodsNeeded.Outcome> outcomes =
         List.of(
             new PodsNeeded.Outcome(
-                plan.scenario().name(), "p", 1, java.util.OptionalInt.of(8), 1, null, null),
+                plan.scenario().name(), "p", 1, java.util.OptionalInt.of(8), 1, null, null, 8),
             new PodsNeeded.Outcome(
-                plan.scenario().name(), "p", 2, java.util.OptionalInt.of(3), 1, null, null));
+                plan.scenario().name(), "p", 2, java.util.OptionalInt.of(3), 1, null, null, 3));
     PodsNeededReport.Row row = PodsNeededReport.row(plan, "p", outcomes, prices);
     assertThat(row.costs()).containsExactly(28.0, 13.0);
     assertThat(prices.fleetPerHour(List.of(new PodGroup("L4", 3, null, null, null)))).isEqualTo(3);
+  }
+
+  @Test
+  void aFigureThatDoublingTheWindowMovesByMoreThanTenPercentRejectsTheVerdict() {
+    // pointsman needs 5 pods in the scenario's window but 7 in a doubled one (a slow overload the
+    // short run hides): 7 > 5 + 1, so its figure is moved; the baseline's 10 stands at 10 or 11
+    PodsNeeded.Evaluator fake =
+        (plan, policy, seed, pods, doubled) -> {
+          int need =
+              policy.equals("pointsman") ? (doubled ? 7 : 5) : (doubled && seed == 2 ? 11 : 10);
+          return new PodsNeeded.Verdict(pods >= need, 100, 1);
+        };
+    List<String> policies = List.of("weighted-least-request", "pointsman");
+    List<PodsNeeded.Outcome> outcomes =
+        new PodsNeeded(fake, 1, Progress.disabled())
+            .run(List.of(s1()), policies, List.of(1L, 2L, 3L));
+    assertThat(outcomes)
+        .extracting(o -> o.policy() + "/" + o.seed() + "=" + o.doubledPods() + "," + o.moved())
+        .containsExactly(
+            "weighted-least-request/1=10,false",
+            "weighted-least-request/2=11,false",
+            "weighted-least-request/3=10,false",
+            "pointsman/1=-1,true",
+            "pointsman/2=-1,true",
+            "pointsman/3=-1,true");
+    String md =
+        PodsNeededReport.markdown(
+            List.of(s1()), policies, List.of(1L, 2L, 3L), outcomes, prices, false);
+    // without the check this would be a win (5 against 10 on every seed)
+    assertThat(md).contains("**rejected**: doubling the measured window moved pointsman's figure");
+    assertThat(md).doesNotContain("**win**");
+    assertThat(md).contains("> 6 (moved), > 6 (moved), > 6 (moved)");
+    assertThat(md).contains("| 10, 11, 10 | ");
+  }
+
+  @Test
+  void theBestBaselineIsRankedByItsMedianSoOneFailedSeedDoesNotHideIt() {
+    PodsNeededReport.Row product = row("pointsman", 4, 5, 4);
+    PodsNeededReport.Row oneFailed = row("gie-default", 8, -1, 9);
+    PodsNeededReport.Row allFailed = row("round-robin", -1, -1, -1);
+    PodsNeededReport.Row worse = row("dynamo-kv", 18, 18, 18);
+    String v = PodsNeededReport.verdicts(List.of(allFailed, worse, oneFailed, product));
+    // gie-default's median is 9, dynamo-kv's 18, round-robin's unbounded
+    assertThat(v).contains("(gie-default)");
+    // pointsman's interval lies below 8, the fewest any gie-default seed needed
+    assertThat(v).contains("**win**");
+  }
+
+  @Test
+  void requestsARestartKilledInFlightAreLeftOutOfTheServedShareButRefusedOnesAreNot() {
+    // 2,000 measured: 1,990 completed, 10 failed; 9 of those were lost in flight to a restart
+    assertThat(PodsNeededSuite.verdict(run(1990, 10, 9), 2000).passes()).isTrue();
+    assertThat(PodsNeededSuite.verdict(run(1990, 10, 9), 2000).served())
+        .isCloseTo(1990 / 1991.0, org.assertj.core.data.Offset.offset(1e-9));
+    // the same 10 refused by a pod that was already down: 99.5% served, below 99.9%
+    assertThat(PodsNeededSuite.verdict(run(1990, 10, 0), 2000).passes()).isFalse();
+  }
+
+  private static dev.pointsman.bench.routing.run.RunResult run(
+      int completed, int failed, int lostInFlight) {
+    return new dev.pointsman.bench.routing.run.RunResult(
+        "p",
+        0.5,
+        1,
+        10,
+        completed,
+        failed,
+        lostInFlight,
+        0,
+        0,
+        new dev.pointsman.bench.routing.run.RunResult.Ttft(100, 100, 100, 100),
+        new dev.pointsman.bench.routing.run.RunResult.Tail(10, 20),
+        new dev.pointsman.bench.routing.run.RunResult.Tail(100, 100),
+        1000,
+        9,
+        0,
+        0,
+        0,
+        0,
+        null,
+        null,
+        new int[] {completed},
+        new double[] {100});
+  }
+
+  @Test
+  void aFigureMayMoveByTenPercentAndStand() {
+    // one pod where 10% is less than a pod, else 10%
+    assertThat(PodsNeeded.stillStanding(8)).isEqualTo(9);
+    assertThat(PodsNeeded.stillStanding(10)).isEqualTo(11);
+    assertThat(PodsNeeded.stillStanding(20)).isEqualTo(22);
+    assertThat(PodsNeeded.stillStanding(31)).isEqualTo(34);
   }
 }
