@@ -137,6 +137,15 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--seeds", split = ",", paramLabel = "SEED", description = "Overrides the seeds.")
   List<Long> seeds;
 
+  @Option(
+      names = "--picker-replicas",
+      paramLabel = "N",
+      description =
+          "Runs every scenario with N picker replicas sharing state, as the chart deploys them"
+              + " (production: {pickerReplicas: N, sharing: true}); each replica sees its share of"
+              + " the traffic. Scenario names get '-pickers-N'.")
+  Integer pickerReplicas;
+
   @Option(names = "--threads", description = "Parallel runs (default: ${DEFAULT-VALUE}).")
   int threads = 2;
 
@@ -188,6 +197,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (cleanWorld) {
           scenario = scenario.inCleanWorld();
         }
+        if (pickerReplicas != null) {
+          scenario = withPickers(scenario, pickerReplicas);
+        }
         instances.addAll(scenario.instances());
       }
       for (Scenario s : instances) {
@@ -238,6 +250,18 @@ public final class BenchCommand implements Callable<Integer> {
     spec.commandLine().getOut().print(text);
     spec.commandLine().getOut().println("bench: wrote " + summary);
     return 0;
+  }
+
+  /** {@code scenario} deployed with {@code n} picker replicas that share state. */
+  static Scenario withPickers(Scenario scenario, int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("--picker-replicas: " + n + " (expected >= 1)");
+    }
+    dev.pointsman.bench.routing.scenario.ProductionSpec p = scenario.production();
+    return scenario.withProduction(
+        scenario.name() + "-pickers-" + n,
+        new dev.pointsman.bench.routing.scenario.ProductionSpec(
+            n, p.envoys(), p.streamedFraction(), p.text(), n >= 2 ? Boolean.TRUE : null));
   }
 
   /** Whether the scenarios are the chosen suite's own (set by {@link #selected}). */
@@ -330,6 +354,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
     if (seeds != null) {
       sb.append(" --seeds ").append(seeds.stream().map(String::valueOf).toList());
+    }
+    if (pickerReplicas != null) {
+      sb.append(" --picker-replicas ").append(pickerReplicas);
     }
     return sb.toString();
   }

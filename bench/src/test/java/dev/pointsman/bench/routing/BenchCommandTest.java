@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pointsman.bench.routing.report.ResultsJson;
+import dev.pointsman.bench.routing.scenario.Scenario;
+import dev.pointsman.bench.routing.scenario.Scenarios;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -217,6 +219,23 @@ class BenchCommandTest {
     args[5] = "mine=" + dir.resolve("nope.yaml");
     assertThat(run(new StringWriter(), missing, args)).isEqualTo(2);
     assertThat(missing.toString()).contains("cannot read");
+  }
+
+  @Test
+  void pickerReplicasDeployEveryScenarioWithReplicasThatShareState() {
+    Scenario s5 = BenchCommand.withPickers(Scenarios.load("s5"), 2);
+    assertThat(s5.name()).isEqualTo("s5-mixed-pickers-2");
+    assertThat(s5.production().pickerReplicas()).isEqualTo(2);
+    assertThat(s5.production().sharing()).isTrue();
+    // the rest of the deployment is the scenario's own
+    assertThat(s5.production().text()).isEqualTo(Scenarios.load("s5").production().text());
+    assertThat(Scenarios.load("s2").instances().get(0).production().pickerReplicas()).isEqualTo(1);
+    assertThat(BenchCommand.withPickers(Scenarios.load("s2"), 2).instances())
+        .allSatisfy(i -> assertThat(i.production().pickerReplicas()).isEqualTo(2))
+        .extracting(Scenario::name)
+        .startsWith("s2-bursty-pickers-2-cv1");
+    // one replica shares with nobody
+    assertThat(BenchCommand.withPickers(Scenarios.load("s1"), 1).production().sharing()).isFalse();
   }
 
   /** An H100 and two L4s on ShareGPT-like traffic, 20 s per run, with {@code extra} keys. */
