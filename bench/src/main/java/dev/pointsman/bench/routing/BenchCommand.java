@@ -146,6 +146,14 @@ public final class BenchCommand implements Callable<Integer> {
               + " the traffic. Scenario names get '-pickers-N'.")
   Integer pickerReplicas;
 
+  @Option(
+      names = "--warmup-seconds",
+      paramLabel = "S",
+      description =
+          "Runs every scenario with an S-second warm-up, its measured window as long as before"
+              + " (warm-up sensitivity). Scenario names get '-warmup-S'.")
+  Double warmupSeconds;
+
   @Option(names = "--threads", description = "Parallel runs (default: ${DEFAULT-VALUE}).")
   int threads = 2;
 
@@ -199,6 +207,14 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (pickerReplicas != null) {
           scenario = withPickers(scenario, pickerReplicas);
+        }
+        if (warmupSeconds != null) {
+          scenario =
+              scenario
+                  .withWarmupSeconds(warmupSeconds)
+                  .withProduction(
+                      scenario.name() + "-warmup-" + Math.round(warmupSeconds),
+                      scenario.production());
         }
         instances.addAll(scenario.instances());
       }
@@ -357,6 +373,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
     if (pickerReplicas != null) {
       sb.append(" --picker-replicas ").append(pickerReplicas);
+    }
+    if (warmupSeconds != null) {
+      sb.append(" --warmup-seconds ").append(warmupSeconds);
     }
     return sb.toString();
   }

@@ -274,6 +274,46 @@ public record Scenario(
         split);
   }
 
+  /**
+   * A copy whose warm-up (the unmeasured start of each run) is {@code newWarmupSeconds}, the
+   * measured window as long as before: to see how a figure depends on what the policies learned
+   * before measuring starts.
+   */
+  public Scenario withWarmupSeconds(double newWarmupSeconds) {
+    double window = durationSeconds - warmupSeconds;
+    Double headline =
+        headlineDurationSeconds == null
+            ? null
+            : newWarmupSeconds + headlineDurationSeconds - warmupSeconds;
+    return new Scenario(
+        name,
+        description,
+        model,
+        fleet,
+        workload,
+        lora,
+        arrival,
+        loads,
+        headlineLoad,
+        newWarmupSeconds + window,
+        headline,
+        newWarmupSeconds,
+        drainSeconds,
+        seeds,
+        sheddableFraction,
+        scrape,
+        world,
+        cleanWorld,
+        slo,
+        quick,
+        variants,
+        production,
+        contextTokens,
+        trace,
+        rateReqPerS,
+        split);
+  }
+
   /** A copy with other seeds. */
   public Scenario withSeeds(List<Long> newSeeds) {
     return copy(name, durationSeconds, headlineDurationSeconds, newSeeds, production);

@@ -124,6 +124,18 @@ class ScenariosTest {
   }
 
   @Test
+  void anotherWarmUpKeepsTheMeasuredWindow() {
+    Scenario s5 = Scenarios.load("s5");
+    for (double w : new double[] {0, 40}) {
+      Scenario other = s5.withWarmupSeconds(w);
+      assertThat(other.warmupSeconds()).isEqualTo(w);
+      assertThat(other.durationSeconds() - other.warmupSeconds())
+          .isEqualTo(s5.durationSeconds() - s5.warmupSeconds());
+      assertThat(other.rateReqPerS()).isEqualTo(s5.rateReqPerS());
+    }
+  }
+
+  @Test
   void doublingTheMeasuredWindowKeepsTheWarmUp(@TempDir Path dir) throws Exception {
     Scenario s1 = Scenarios.load("s1");
     Scenario twice = s1.withMeasuredWindowTimes(2);
