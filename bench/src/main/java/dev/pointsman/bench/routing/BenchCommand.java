@@ -210,11 +210,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (warmupSeconds != null) {
           scenario =
-              scenario
-                  .withWarmupSeconds(warmupSeconds)
-                  .withProduction(
-                      scenario.name() + "-warmup-" + Math.round(warmupSeconds),
-                      scenario.production());
+              scenario.withWarmupSeconds(
+                  scenario.name() + "-warmup-" + Math.round(warmupSeconds), warmupSeconds);
         }
         instances.addAll(scenario.instances());
       }

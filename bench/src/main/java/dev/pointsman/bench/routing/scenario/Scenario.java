@@ -275,43 +275,12 @@ public record Scenario(
   }
 
   /**
-   * A copy whose warm-up (the unmeasured start of each run) is {@code newWarmupSeconds}, the
-   * measured window as long as before: to see how a figure depends on what the policies learned
-   * before measuring starts.
+   * A copy named {@code newName} whose warm-up (the unmeasured start of each run) is {@code
+   * newWarmupSeconds}, the measured window as long as before: to see how a figure depends on what
+   * the policies learned before measuring starts.
    */
-  public Scenario withWarmupSeconds(double newWarmupSeconds) {
-    double window = durationSeconds - warmupSeconds;
-    Double headline =
-        headlineDurationSeconds == null
-            ? null
-            : newWarmupSeconds + headlineDurationSeconds - warmupSeconds;
-    return new Scenario(
-        name,
-        description,
-        model,
-        fleet,
-        workload,
-        lora,
-        arrival,
-        loads,
-        headlineLoad,
-        newWarmupSeconds + window,
-        headline,
-        newWarmupSeconds,
-        drainSeconds,
-        seeds,
-        sheddableFraction,
-        scrape,
-        world,
-        cleanWorld,
-        slo,
-        quick,
-        variants,
-        production,
-        contextTokens,
-        trace,
-        rateReqPerS,
-        split);
+  public Scenario withWarmupSeconds(String newName, double newWarmupSeconds) {
+    return retimed(newName, newWarmupSeconds, 1);
   }
 
   /** A copy with other seeds. */
@@ -335,14 +304,26 @@ public record Scenario(
     if (!(factor > 0) || Double.isInfinite(factor)) {
       throw new IllegalArgumentException("factor: " + factor + " (expected a finite number > 0)");
     }
+    return retimed(name, warmupSeconds, factor);
+  }
+
+  /**
+   * A copy with warm-up {@code newWarmup} and each measured window {@code factor} times as long.
+   */
+  private Scenario retimed(String newName, double newWarmup, double factor) {
     return copy(
-        name,
-        warmupSeconds + factor * (durationSeconds - warmupSeconds),
+        newName,
+        fleet,
+        workload,
+        lora,
+        newWarmup,
+        newWarmup + factor * (durationSeconds - warmupSeconds),
         headlineDurationSeconds == null
             ? null
-            : warmupSeconds + factor * (headlineDurationSeconds - warmupSeconds),
+            : newWarmup + factor * (headlineDurationSeconds - warmupSeconds),
         seeds,
-        production);
+        production,
+        variants);
   }
 
   /** A copy named {@code newName} with another gateway deployment. */
@@ -362,6 +343,7 @@ public record Scenario(
         fleet,
         workload,
         lora,
+        warmupSeconds,
         newDurationSeconds,
         newHeadlineDurationSeconds,
         newSeeds,
@@ -376,6 +358,7 @@ public record Scenario(
         newFleet,
         workload,
         lora,
+        warmupSeconds,
         durationSeconds,
         headlineDurationSeconds,
         seeds,
@@ -397,6 +380,7 @@ public record Scenario(
         fleet,
         List.of(WorkloadPart.of("sharegpt")),
         null,
+        warmupSeconds,
         durationSeconds,
         headlineDurationSeconds,
         seeds,
@@ -409,6 +393,7 @@ public record Scenario(
       List<PodGroup> newFleet,
       List<WorkloadPart> newWorkload,
       LoraMix newLora,
+      Double newWarmupSeconds,
       Double newDurationSeconds,
       Double newHeadlineDurationSeconds,
       List<Long> newSeeds,
@@ -426,7 +411,7 @@ public record Scenario(
         headlineLoad,
         newDurationSeconds,
         newHeadlineDurationSeconds,
-        warmupSeconds,
+        newWarmupSeconds,
         drainSeconds,
         newSeeds,
         sheddableFraction,

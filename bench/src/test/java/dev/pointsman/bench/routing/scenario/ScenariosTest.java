@@ -127,7 +127,7 @@ class ScenariosTest {
   void anotherWarmUpKeepsTheMeasuredWindow() {
     Scenario s5 = Scenarios.load("s5");
     for (double w : new double[] {0, 40}) {
-      Scenario other = s5.withWarmupSeconds(w);
+      Scenario other = s5.withWarmupSeconds(s5.name(), w);
       assertThat(other.warmupSeconds()).isEqualTo(w);
       assertThat(other.durationSeconds() - other.warmupSeconds())
           .isEqualTo(s5.durationSeconds() - s5.warmupSeconds());
