@@ -52,7 +52,8 @@ class ReplicatedPickerTest {
         () ->
             apps.stream()
                 .map(PickerApp::replicationStatus)
-                .allMatch(st -> st.state().equals("joined") && st.reporting() == 1));
+                .allMatch(st -> st.state().equals("joined") && st.reporting() == 1),
+        () -> apps.stream().map(a -> a.replicationStatus().toString()).toList().toString());
 
     HttpResponse<String> readyz = get(apps.get(0), "/readyz");
     // readiness is the datastore's and the join's; the replication line only adds detail

@@ -47,6 +47,7 @@ final class Cluster implements AutoCloseable {
   private final int expected;
   private final int batchMillis;
   private final List<Replica> started = new ArrayList<>();
+  private final List<Integer> startedIndex = new ArrayList<>();
 
   Cluster(int size) {
     this(size, 10);
@@ -91,7 +92,36 @@ final class Cluster implements AutoCloseable {
     Replicator replicator = new Replicator(cfg, "r" + i, scheduler, System::nanoTime).start();
     Replica r = new Replica(scheduler, replicator);
     started.add(r);
+    startedIndex.add(i);
     return r;
+  }
+
+  /**
+   * Where every started replica stands: its JGroups view, replication status and counters (for a
+   * wait's timeout message).
+   */
+  String describe() {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < started.size(); i++) {
+      Replicator r = started.get(i).replicator();
+      int index = startedIndex.get(i);
+      var ch = r.channel();
+      ReplicationStats st = r.stats();
+      sb.append(
+          String.format(
+              "%n  r%d port %d: view %s, %s, merges %d, state transfers %d/%d failed, sent %d,"
+                  + " received %d",
+              index,
+              ports[index],
+              ch == null ? "none" : ch.getView(),
+              r.status(),
+              st.merges(),
+              st.stateTransfers(),
+              st.stateFailures(),
+              st.sent(),
+              st.received()));
+    }
+    return sb.toString();
   }
 
   @Override

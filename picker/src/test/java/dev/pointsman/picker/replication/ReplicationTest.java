@@ -8,6 +8,7 @@ import dev.pointsman.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.jgroups.protocols.DISCARD;
 import org.jgroups.protocols.TCP;
@@ -39,11 +40,15 @@ class ReplicationTest {
     }
   }
 
+  /** Waits for {@code condition}; a timeout says where every replica stood. */
+  private void await(String what, BooleanSupplier condition) {
+    Await.until(what, VIEW_CHANGE, condition, cluster::describe);
+  }
+
   private List<Replica> startAll(int n) {
     cluster = new Cluster(n);
     List<Replica> rs = IntStream.range(0, n).mapToObj(cluster::start).toList();
-    Await.until(
-        "all " + n + " joined", VIEW_CHANGE, () -> rs.stream().allMatch(r -> r.members() == n));
+    await("all " + n + " joined", () -> rs.stream().allMatch(r -> r.members() == n));
     return rs;
   }
 
@@ -63,30 +68,24 @@ class ReplicationTest {
     int ownOnX = a.scheduler().inFlight().ownLoad(x).liveRequests();
 
     // then: b counts a's in-flight work on top of its own, and a's prompt blocks
-    Await.until("b sees a's in-flight work", VIEW_CHANGE, () -> b.live(x) == ownOnX);
-    Await.until(
-        "b's index has a's prompt",
-        VIEW_CHANGE,
-        () -> b.matched(DOC + 0, x) == Cluster.blocks(DOC + 0));
+    await("b sees a's in-flight work", () -> b.live(x) == ownOnX);
+    await("b's index has a's prompt", () -> b.matched(DOC + 0, x) == Cluster.blocks(DOC + 0));
 
     // when: b routes one of its own; a sums both
     Decision.Picked fromB = b.pick("other prompt");
     String y = fromB.address();
     int expectedOnY = a.scheduler().inFlight().ownLoad(y).liveRequests() + 1;
-    Await.until("a sees b's request", VIEW_CHANGE, () -> a.live(y) == expectedOnY);
+    await("a sees b's request", () -> a.live(y) == expectedOnY);
 
     // when: a learns a time to first token; b learns the same observation
     a.scheduler().observeTtft(held.get(0), 0.8);
-    Await.until(
-        "b learned a's observation",
-        VIEW_CHANGE,
-        () -> b.scheduler().latencyModel().observations(x) == 1);
+    await("b learned a's observation", () -> b.scheduler().latencyModel().observations(x) == 1);
     assertThat(b.scheduler().latencyModel().coefficients(x))
         .containsExactly(a.scheduler().latencyModel().coefficients(x));
 
     // when: a's requests finish, b stops counting them
     held.forEach(p -> p.ticket().release());
-    Await.until("b sees a's requests end", VIEW_CHANGE, () -> b.live(x) == (x.equals(y) ? 1 : 0));
+    await("b sees a's requests end", () -> b.live(x) == (x.equals(y) ? 1 : 0));
     assertThat(a.replicator().stats().sent()).isPositive();
     assertThat(b.replicator().stats().received()).isPositive();
     assertThat(b.replicator().stats().rejected()).isZero();
@@ -102,20 +101,20 @@ class ReplicationTest {
     Decision.Picked p2 = c.pick(DOC + "c2");
     String x = p1.address();
     int cOnX = c.scheduler().inFlight().ownLoad(x).liveRequests();
-    Await.until("a counts c's requests", VIEW_CHANGE, () -> a.live(x) == cOnX);
+    await("a counts c's requests", () -> a.live(x) == cOnX);
 
     // when: c crashes (no leave message: its messages are dropped and its stack stopped)
     Util.shutdown(c.replicator().channel());
 
     // then: a and b drop it from the view and no longer count its requests
-    Await.until("c gone from the view", VIEW_CHANGE, () -> a.members() == 2 && b.members() == 2);
-    Await.until("c's in-flight work no longer counts", VIEW_CHANGE, () -> a.live(x) == 0);
+    await("c gone from the view", () -> a.members() == 2 && b.members() == 2);
+    await("c's in-flight work no longer counts", () -> a.live(x) == 0);
     assertThat(a.replicator().status().state()).isEqualTo("partitioned");
     assertThat(p2.ticket().released()).isFalse(); // c never released them: they just stop counting
 
     // and: a and b still share
     Decision.Picked fromA = a.pick(DOC + "after");
-    Await.until("b still learns from a", VIEW_CHANGE, () -> b.live(fromA.address()) == 1);
+    await("b still learns from a", () -> b.live(fromA.address()) == 1);
   }
 
   @Test
@@ -141,10 +140,7 @@ class ReplicationTest {
     discards.get(0).addIgnoreMember(addrC);
     discards.get(1).addIgnoreMember(addrC);
     discards.get(2).addIgnoredMembers(addrA, addrB);
-    Await.until(
-        "split in two",
-        VIEW_CHANGE,
-        () -> a.members() == 2 && b.members() == 2 && c.members() == 1);
+    await("split in two", () -> a.members() == 2 && b.members() == 2 && c.members() == 1);
     assertThat(c.replicator().status().state()).isEqualTo("alone");
     assertThat(a.replicator().status().state()).isEqualTo("partitioned");
 
@@ -153,31 +149,27 @@ class ReplicationTest {
     a.scheduler().observeTtft(pa, 0.5);
     Decision.Picked pc = c.pick("side c: " + DOC);
     String xa = pa.address();
-    Await.until("b hears a", VIEW_CHANGE, () -> b.matched("side ab: " + DOC, xa) > 0);
+    await("b hears a", () -> b.matched("side ab: " + DOC, xa) > 0);
     assertThat(c.matched("side ab: " + DOC, xa)).isZero();
 
     // when: the partition heals (JGroups MERGE3 finds the split views and merges them)
     discards.forEach(DISCARD::resetIgnoredMembers);
-    Await.until("one view again", VIEW_CHANGE, () -> rs.stream().allMatch(r -> r.members() == 3));
+    await("one view again", () -> rs.stream().allMatch(r -> r.members() == 3));
 
     // then: what each side learned alone is known on the other, and the fits agree
     int all = Cluster.blocks("side ab: " + DOC);
-    Await.until("c has a's prompt", VIEW_CHANGE, () -> c.matched("side ab: " + DOC, xa) == all);
-    Await.until(
+    await("c has a's prompt", () -> c.matched("side ab: " + DOC, xa) == all);
+    await(
         "a has c's prompt",
-        VIEW_CHANGE,
         () -> a.matched("side c: " + DOC, pc.address()) == Cluster.blocks("side c: " + DOC));
-    Await.until(
-        "c has a's learned fit",
-        VIEW_CHANGE,
-        () -> c.scheduler().latencyModel().observations(xa) == 1);
+    await("c has a's learned fit", () -> c.scheduler().latencyModel().observations(xa) == 1);
     assertThat(c.replicator().stats().merges()).isPositive();
     // in-flight work reconverges too: c counts a's held request again
     int aOnX =
         a.scheduler().inFlight().ownLoad(xa).liveRequests()
             + b.scheduler().inFlight().ownLoad(xa).liveRequests()
             + c.scheduler().inFlight().ownLoad(xa).liveRequests();
-    Await.until("c counts every replica's requests", VIEW_CHANGE, () -> c.live(xa) == aOnX);
+    await("c counts every replica's requests", () -> c.live(xa) == aOnX);
   }
 
   @Test
@@ -187,9 +179,8 @@ class ReplicationTest {
     Replica b = cluster.start(1);
     // settled too: an update that reaches b while b is still applying its join snapshot can be
     // overwritten by it (a known race, not what this test is about)
-    Await.until(
+    await(
         "a and b joined and settled",
-        VIEW_CHANGE,
         () ->
             a.members() == 2
                 && b.members() == 2
@@ -198,14 +189,13 @@ class ReplicationTest {
     Decision.Picked p = a.pick(DOC + "early");
     a.scheduler().observeTtft(p, 0.7);
     b.pick("b's early prompt");
-    Await.until(
+    await(
         "b learned a's observation",
-        VIEW_CHANGE,
         () -> b.scheduler().latencyModel().observations(p.address()) == 1);
 
     // when: c joins late
     Replica c = cluster.start(2);
-    Await.until("c settled", VIEW_CHANGE, c.replicator()::settled);
+    await("c settled", c.replicator()::settled);
 
     // then: at once, before anything else arrives, c knows what a and b learned before it came
     assertThat(c.matched(DOC + "early", p.address())).isEqualTo(Cluster.blocks(DOC + "early"));
@@ -220,15 +210,14 @@ class ReplicationTest {
   void aLateJoinerWhoseSnapshotNeverComesServesColdAndSaysSo() throws Exception {
     cluster = new Cluster(2);
     Replica a = cluster.start(0);
-    Await.until(
-        "a alone and settled", VIEW_CHANGE, () -> a.replicator().settled() && a.members() == 1);
+    await("a alone and settled", () -> a.replicator().settled() && a.members() == 1);
     ProtocolStack stack = a.replicator().channel().getProtocolStack();
     stack.insertProtocol(new DropStateTransfers(stack), ProtocolStack.Position.ABOVE, TCP.class);
     Decision.Picked p = a.pick(DOC + "before b");
 
     // when: b joins, and a never answers its state request
     Replica b = cluster.start(1, 300);
-    Await.until("b settled", VIEW_CHANGE, b.replicator()::settled);
+    await("b settled", b.replicator()::settled);
 
     // then: b serves cold, says so, and still learns from live traffic
     ReplicationStatus status = b.replicator().status();
@@ -238,9 +227,8 @@ class ReplicationTest {
     assertThat(b.replicator().stats().stateFailures()).isEqualTo(1);
     assertThat(b.matched(DOC + "before b", p.address())).isZero();
     Decision.Picked later = a.pick("after b: " + DOC);
-    Await.until(
+    await(
         "b learns a's later pick",
-        VIEW_CHANGE,
         () -> b.matched("after b: " + DOC, later.address()) == Cluster.blocks("after b: " + DOC));
   }
 }
