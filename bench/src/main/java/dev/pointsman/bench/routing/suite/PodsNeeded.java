@@ -69,7 +69,9 @@ final class PodsNeeded {
    * {@code largestFailed} the largest size that failed and how (null when none failed). {@code
    * doubledPods}: the smallest fleet from {@code pods} up that passes with the measured window
    * doubled, or -1 when none up to {@link #MOVED_SHARE} above {@code pods} does (0 when {@code
-   * pods} is empty: nothing to check).
+   * pods} is empty: nothing to check). {@code onOwnFleet} and {@code onOwnFleetDoubled}: the runs
+   * on the scenario's own fleet at this rate, in its window and in the doubled one (null when not
+   * run): at the stated rate that is the best baseline's knee, where latency is compared.
    */
   record Outcome(
       String scenario,
@@ -79,7 +81,21 @@ final class PodsNeeded {
       int runs,
       Integer largestFailed,
       Verdict failure,
-      int doubledPods) {
+      int doubledPods,
+      Verdict onOwnFleet,
+      Verdict onOwnFleetDoubled) {
+    Outcome(
+        String scenario,
+        String policy,
+        long seed,
+        OptionalInt pods,
+        int runs,
+        Integer largestFailed,
+        Verdict failure,
+        int doubledPods) {
+      this(scenario, policy, seed, pods, runs, largestFailed, failure, doubledPods, null, null);
+    }
+
     /** Whether doubling the run's length moved the figure by more than {@link #MOVED_SHARE}. */
     boolean moved() {
       return pods.isPresent() && doubledPods < 0;
@@ -142,6 +158,8 @@ final class PodsNeeded {
     int[] runs = {0};
     int[] failedAt = {-1};
     Verdict[] failure = {null};
+    int own = plan.scaling().basePods();
+    Verdict[] onOwn = {null, null};
     OptionalInt pods =
         MonotoneSearch.smallest(
             plan.scaling().minPods(),
@@ -150,6 +168,9 @@ final class PodsNeeded {
             n -> {
               runs[0]++;
               Verdict v = evaluator.run(plan, policy, seed, n, false);
+              if (n == own) {
+                onOwn[0] = v;
+              }
               if (!v.passes() && n > failedAt[0]) {
                 failedAt[0] = n;
                 failure[0] = v;
@@ -163,11 +184,19 @@ final class PodsNeeded {
       int limit = Math.min(plan.maxPods(), stillStanding(n));
       for (int m = n; m <= limit; m++) {
         runs[0]++;
-        if (evaluator.run(plan, policy, seed, m, true).passes()) {
+        Verdict v = evaluator.run(plan, policy, seed, m, true);
+        if (m == own) {
+          onOwn[1] = v;
+        }
+        if (v.passes()) {
           doubled = m;
           break;
         }
       }
+    }
+    if (onOwn[0] != null && onOwn[1] == null) {
+      runs[0]++;
+      onOwn[1] = evaluator.run(plan, policy, seed, own, true);
     }
     progress.step(plan.scenario().name() + " " + policy + " seed " + seed);
     return new Outcome(
@@ -178,6 +207,8 @@ final class PodsNeeded {
         runs[0],
         failedAt[0] < 0 ? null : failedAt[0],
         failure[0],
-        doubled);
+        doubled,
+        onOwn[0],
+        onOwn[1]);
   }
 }

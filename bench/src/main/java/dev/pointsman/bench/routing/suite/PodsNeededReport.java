@@ -166,7 +166,133 @@ final class PodsNeededReport {
     }
     sb.append('\n').append(verdicts(rows));
     failures(sb, s.name(), outcomes);
+    latencyOnOwnFleet(sb, plan, policies, outcomes, rows);
     sb.append('\n');
+  }
+
+  /**
+   * The p99 TTFT of one policy on the scenario's own fleet at the stated rate, per seed, in the
+   * scenario's window and in the doubled one.
+   */
+  record Latency(String policy, double[] p99Ms, double[] doubledP99Ms) {
+    boolean complete() {
+      return p99Ms.length > 0 && !Double.isNaN(Stats.mean(p99Ms));
+    }
+
+    double low() {
+      return Stats.mean(p99Ms) - halfWidth();
+    }
+
+    double high() {
+      return Stats.mean(p99Ms) + halfWidth();
+    }
+
+    private double halfWidth() {
+      double h = Stats.halfWidth95(p99Ms);
+      return Double.isNaN(h) ? 0 : h;
+    }
+
+    /** Whether doubling the window moved some seed's p99 by more than {@link #MOVED_P99}. */
+    boolean moved() {
+      for (int i = 0; i < p99Ms.length; i++) {
+        double d = doubledP99Ms[i];
+        if (Double.isNaN(d) || Math.abs(d - p99Ms[i]) > MOVED_P99 * p99Ms[i]) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /** How much doubling the window may move a p99 figure before a comparison on it is rejected. */
+  static final double MOVED_P99 = 0.10;
+
+  static Latency latency(String scenario, String policy, List<PodsNeeded.Outcome> outcomes) {
+    List<Double> p99 = new ArrayList<>();
+    List<Double> doubled = new ArrayList<>();
+    for (PodsNeeded.Outcome o : outcomes) {
+      if (o.scenario().equals(scenario) && o.policy().equals(policy)) {
+        p99.add(o.onOwnFleet() == null ? Double.NaN : o.onOwnFleet().p99Ms());
+        doubled.add(o.onOwnFleetDoubled() == null ? Double.NaN : o.onOwnFleetDoubled().p99Ms());
+      }
+    }
+    return new Latency(
+        policy,
+        p99.stream().mapToDouble(Double::doubleValue).toArray(),
+        doubled.stream().mapToDouble(Double::doubleValue).toArray());
+  }
+
+  /**
+   * Latency where it means something: every policy's p99 TTFT on the scenario's own fleet at the
+   * stated rate (the best baseline's knee), then pointsman against the best baseline, lower or
+   * higher only where the 95% intervals separate, and rejected where doubling the window moves
+   * either figure by more than {@link #MOVED_P99} on some seed.
+   */
+  private static void latencyOnOwnFleet(
+      StringBuilder sb,
+      PodsNeeded.Scenario plan,
+      List<String> policies,
+      List<PodsNeeded.Outcome> outcomes,
+      List<Row> rows) {
+    String name = plan.scenario().name();
+    if (!latency(name, policies.get(0), outcomes).complete()) {
+      return;
+    }
+    sb.append(
+        format(
+            "%np99 TTFT on the scenario's own fleet (%d pods) at this rate, ms:%n%n",
+            plan.scaling().basePods()));
+    sb.append("| policy | per seed | mean [95% CI] | 2× window: per seed |\n|---|---|---|---|\n");
+    for (String policy : policies) {
+      Latency l = latency(name, policy, outcomes);
+      sb.append("| ").append(policy).append(" | ").append(ms(l.p99Ms()));
+      double h = Stats.halfWidth95(l.p99Ms());
+      sb.append(" | ")
+          .append(
+              Double.isNaN(h)
+                  ? format("%,.0f", Stats.mean(l.p99Ms()))
+                  : format("%,.0f [%,.0f, %,.0f]", Stats.mean(l.p99Ms()), l.low(), l.high()));
+      sb.append(" | ").append(ms(l.doubledP99Ms())).append(" |\n");
+    }
+    Row best = bestBaseline(rows);
+    if (best == null || !policies.contains("pointsman")) {
+      return;
+    }
+    sb.append('\n')
+        .append(
+            latencyVerdict(
+                latency(name, "pointsman", outcomes), latency(name, best.policy(), outcomes)));
+  }
+
+  /** Pointsman's p99 on the own fleet against the best baseline's, as the report states it. */
+  static String latencyVerdict(Latency product, Latency baseline) {
+    double ratio = Stats.mean(product.p99Ms()) / Stats.mean(baseline.p99Ms());
+    String head =
+        format(
+            "p99 TTFT at the best baseline's knee, pointsman against %s: %,.0f against %,.0f ms"
+                + " (ratio %.2f): ",
+            baseline.policy(), Stats.mean(product.p99Ms()), Stats.mean(baseline.p99Ms()), ratio);
+    if (product.moved() || baseline.moved()) {
+      return head
+          + "**rejected**: doubling the measured window moved "
+          + (product.moved() ? "pointsman" : baseline.policy())
+          + "'s p99 by more than "
+          + Math.round(MOVED_P99 * 100)
+          + "% on some seed.\n";
+    }
+    String verdict =
+        product.high() < baseline.low()
+            ? "lower"
+            : baseline.high() < product.low() ? "higher" : "no separation";
+    return head + "**" + verdict + "** (95% intervals).\n";
+  }
+
+  private static String ms(double[] values) {
+    List<String> out = new ArrayList<>();
+    for (double v : values) {
+      out.add(Double.isNaN(v) ? "–" : format("%,.0f", v));
+    }
+    return String.join(", ", out);
   }
 
   /** Why the largest fleet that failed failed, per policy and seed, where even the largest did. */
@@ -199,14 +325,12 @@ final class PodsNeededReport {
    */
   static String verdicts(List<Row> rows) {
     Row product = null;
-    Row best = null;
     for (Row r : rows) {
       if (r.policy().equals("pointsman")) {
         product = r;
-      } else if (!NOT_BASELINES.contains(r.policy()) && (best == null || better(r, best))) {
-        best = r;
       }
     }
+    Row best = bestBaseline(rows);
     if (product == null || best == null) {
       return "No pointsman-against-baseline verdict: pointsman or every baseline is missing.\n";
     }
@@ -224,6 +348,17 @@ final class PodsNeededReport {
         + "): **"
         + verdict(product, best)
         + "** (a win or a loss is claimed only where the 95% intervals separate).\n";
+  }
+
+  /** The baseline needing fewest pods ({@link #better}), or null when there is none. */
+  static Row bestBaseline(List<Row> rows) {
+    Row best = null;
+    for (Row r : rows) {
+      if (!NOT_BASELINES.contains(r.policy()) && (best == null || better(r, best))) {
+        best = r;
+      }
+    }
+    return best;
   }
 
   /** Whether baseline {@code a} ranks before {@code b}: lower median pods, then lower mean. */

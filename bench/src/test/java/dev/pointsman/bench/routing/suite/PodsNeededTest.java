@@ -157,6 +157,57 @@ class PodsNeededTest {
   }
 
   @Test
+  void latencyIsComparedOnTheScenariosOwnFleetAndRejectedWhereDoublingMovesIt() {
+    // on the own fleet (8 pods): the baseline's p99 is 1,800-2,000 ms, pointsman's 400-440 ms;
+    // in the doubled window the baseline's seed 3 moves to 2,400 ms (+20%) in the second world
+    PodsNeeded.Evaluator steady =
+        (plan, policy, seed, pods, doubled) -> latencyFake(policy, seed, pods, doubled, false);
+    PodsNeeded.Evaluator drifting =
+        (plan, policy, seed, pods, doubled) -> latencyFake(policy, seed, pods, doubled, true);
+    List<String> policies = List.of("weighted-least-request", "pointsman");
+    List<Long> seeds = List.of(1L, 2L, 3L);
+
+    List<PodsNeeded.Outcome> outcomes =
+        new PodsNeeded(steady, 1, Progress.disabled()).run(List.of(s1()), policies, seeds);
+    // then: every outcome carries its own-fleet runs, the doubled one run even where the search
+    // did not need it (pointsman's figure is 5 pods, so its doubled check never ran 8)
+    assertThat(outcomes)
+        .extracting(
+            o -> o.policy() + "=" + o.onOwnFleet().p99Ms() + "/" + o.onOwnFleetDoubled().p99Ms())
+        .containsExactly(
+            "weighted-least-request=1800.0/1800.0",
+            "weighted-least-request=1900.0/1900.0",
+            "weighted-least-request=2000.0/2000.0",
+            "pointsman=400.0/400.0",
+            "pointsman=420.0/420.0",
+            "pointsman=440.0/440.0");
+    String md = PodsNeededReport.markdown(List.of(s1()), policies, seeds, outcomes, prices, false);
+    assertThat(md)
+        .contains("| weighted-least-request | 1,800, 1,900, 2,000 | 1,900 [1,652, 2,148] |")
+        .contains(
+            "pointsman against weighted-least-request: 420 against 1,900 ms (ratio 0.22): **lower**");
+
+    List<PodsNeeded.Outcome> drifted =
+        new PodsNeeded(drifting, 1, Progress.disabled()).run(List.of(s1()), policies, seeds);
+    String rejected =
+        PodsNeededReport.markdown(List.of(s1()), policies, seeds, drifted, prices, false);
+    assertThat(rejected)
+        .contains("**rejected**: doubling the measured window moved weighted-least-request's p99")
+        .doesNotContain("**lower**");
+  }
+
+  /** Baseline: 7 pods needed, p99 1,700 + 100·seed on 8; pointsman: 5 pods, 380 + 20·seed. */
+  private static PodsNeeded.Verdict latencyFake(
+      String policy, long seed, int pods, boolean doubled, boolean drift) {
+    boolean baseline = !policy.equals("pointsman");
+    double p99 = baseline ? 1_700 + 100 * seed : 380 + 20 * seed;
+    if (drift && doubled && baseline && seed == 3) {
+      p99 *= 1.2;
+    }
+    return new PodsNeeded.Verdict(pods >= (baseline ? 7 : 5), p99, 1);
+  }
+
+  @Test
   void theBestBaselineIsRankedByItsMedianSoOneFailedSeedDoesNotHideIt() {
     PodsNeededReport.Row product = row("pointsman", 4, 5, 4);
     PodsNeededReport.Row oneFailed = row("gie-default", 8, -1, 9);
