@@ -1,5 +1,7 @@
 package dev.pointsman.bench;
 
+import dev.pointsman.picker.config.ReplicationSection;
+import dev.pointsman.picker.replication.Outbox;
 import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scheduling.EndpointMetrics;
@@ -19,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -28,6 +32,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Decision time of {@link Scheduler#schedule} under the production default policy ({@code
@@ -62,8 +67,18 @@ public class SchedulerBenchmark {
   @Param({"8192"})
   public int maxBlocks;
 
+  /**
+   * Whether the scheduler shares what it learns with picker replicas: each decision then queues its
+   * pick in the replication {@link Outbox}, which a background thread drains every 5 ms as the
+   * replicator's batch thread does (without sending: that thread's cost is the traffic harness's,
+   * docs/operator-guide.md).
+   */
+  @Param({"false"})
+  public boolean sharing;
+
   private Scheduler scheduler;
   private SchedulingPolicy policy;
+  private ScheduledExecutorService drainer;
   private PoolSnapshot pool;
   private SchedulingRequest[] requests;
   private SplittableRandom random;
@@ -77,6 +92,18 @@ public class SchedulerBenchmark {
     InFlightTracker inFlight = new InFlightTracker();
     scheduler = new Scheduler(index, inFlight, hasher, System::nanoTime);
     policy = Plugins.build(PolicyConfig.defaults());
+    if (sharing) {
+      Outbox outbox = Outbox.of(ReplicationSection.DEFAULTS);
+      scheduler.shareWith(outbox);
+      drainer =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "drainer");
+                t.setDaemon(true);
+                return t;
+              });
+      drainer.scheduleWithFixedDelay(outbox::drain, 5, 5, TimeUnit.MILLISECONDS);
+    }
 
     List<EndpointState> states = new ArrayList<>(endpoints);
     for (int i = 0; i < endpoints; i++) {
@@ -117,6 +144,13 @@ public class SchedulerBenchmark {
       }
     }
     random = new SplittableRandom(7);
+  }
+
+  @TearDown
+  public void tearDown() {
+    if (drainer != null) {
+      drainer.shutdownNow();
+    }
   }
 
   @Benchmark
