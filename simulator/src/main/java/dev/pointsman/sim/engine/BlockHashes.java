@@ -45,6 +45,25 @@ public final class BlockHashes {
     return out;
   }
 
+  /** The vocabulary token ids are drawn from: Llama 3's. */
+  private static final int VOCABULARY = 128_256;
+
+  /**
+   * Token ids of the block with content hash {@code hash}: the simulator knows token counts, not
+   * tokens, so a block's ids are derived from its hash, deterministically (equal blocks carry equal
+   * ids). Its KV events carry them, and so does what a tokenizer of its requests returns.
+   */
+  public static int[] tokenIds(long hash, int blockSize) {
+    int[] ids = new int[blockSize];
+    for (int i = 0; i < blockSize; i++) {
+      long z = hash + (i + 1) * 0x9E3779B97F4A7C15L;
+      z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+      z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+      ids[i] = (int) Math.floorMod(z ^ (z >>> 31), (long) VOCABULARY);
+    }
+    return ids;
+  }
+
   /** Mixes {@code value} into {@code hash}. */
   public static long combine(long hash, long value) {
     return mix(hash + 0x9E3779B97F4A7C15L + mix(value ^ 0x632BE59BD9B4E019L));

@@ -131,12 +131,19 @@ public final class Engine {
    * events let a router know.
    */
   public int cachedPromptTokens(SimRequest r) {
-    long identity =
-        identities.computeIfAbsent(r.adapter(), a -> BlockHashes.identity(config.model(), a));
-    long[] hashes =
-        BlockHashes.of(identity, r.prompt(), r.outputContentId(), 0, config.gpu().blockSize());
+    long[] hashes = promptBlockHashes(r);
     Seq probe = new Seq(r, hashes, now, -1);
     return sched.kv.cachedPrefixBlocks(probe) * config.gpu().blockSize();
+  }
+
+  /**
+   * The content hashes of {@code r}'s full prompt blocks as this engine hashes them (its model, the
+   * request's adapter, its block size): the blocks its prefix cache and KV events name.
+   */
+  public long[] promptBlockHashes(SimRequest r) {
+    long identity =
+        identities.computeIfAbsent(r.adapter(), a -> BlockHashes.identity(config.model(), a));
+    return BlockHashes.of(identity, r.prompt(), r.outputContentId(), 0, config.gpu().blockSize());
   }
 
   /** Aborts a live request and frees its blocks; returns false if it is not live. */

@@ -1,5 +1,6 @@
 package dev.pointsman.sim.server;
 
+import dev.pointsman.sim.engine.BlockHashes;
 import dev.pointsman.sim.engine.KvEventListener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,7 +25,7 @@ import org.zeromq.ZMQ;
  * block hashes 32-byte strings (the simulator's 64-bit content hash in the low 8 bytes).
  *
  * <p>The simulator knows token counts, not token ids: each block's token ids are derived from its
- * content hash ({@link #tokenIds}), so equal blocks carry equal ids.
+ * content hash ({@link BlockHashes#tokenIds}), so equal blocks carry equal ids.
  *
  * <p>Thread-safe: the engine thread queues events; one publisher thread batches, sends and serves
  * replays, and owns both sockets.
@@ -33,7 +34,6 @@ final class KvEventPublisher implements KvEventListener, AutoCloseable {
   /** Batches kept for replay, vLLM's default {@code buffer_steps}. */
   static final int BUFFER_STEPS = 10_000;
 
-  private static final int VOCABULARY = 128_256;
   private static final int MAX_EVENTS_PER_BATCH = 256;
   private static final byte[] END_SEQ = ByteBuffer.allocate(8).putLong(-1).array();
 
@@ -104,20 +104,6 @@ final class KvEventPublisher implements KvEventListener, AutoCloseable {
   @Override
   public void cleared() {
     queue.add(new Cleared());
-  }
-
-  /**
-   * Token ids of the block with content hash {@code hash}: deterministic, in a Llama-3 vocabulary.
-   */
-  static int[] tokenIds(long hash, int blockSize) {
-    int[] ids = new int[blockSize];
-    for (int i = 0; i < blockSize; i++) {
-      long z = hash + (i + 1) * 0x9E3779B97F4A7C15L;
-      z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-      z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-      ids[i] = (int) Math.floorMod(z ^ (z >>> 31), (long) VOCABULARY);
-    }
-    return ids;
   }
 
   private void run() {
@@ -202,7 +188,7 @@ final class KvEventPublisher implements KvEventListener, AutoCloseable {
               hash(p, s.parent());
             }
             p.packString("token_ids").packArrayHeader(s.blockSize());
-            for (int id : tokenIds(s.hash(), s.blockSize())) {
+            for (int id : BlockHashes.tokenIds(s.hash(), s.blockSize())) {
               p.packInt(id);
             }
             p.packString("block_size").packInt(s.blockSize());

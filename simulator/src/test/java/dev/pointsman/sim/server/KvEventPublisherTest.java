@@ -88,10 +88,12 @@ class KvEventPublisherTest {
 
   @Test
   void tokenIdsAreDerivedFromTheBlockHashDeterministically() {
-    assertThat(KvEventPublisher.tokenIds(7, 16)).isEqualTo(KvEventPublisher.tokenIds(7, 16));
-    assertThat(KvEventPublisher.tokenIds(7, 16)).isNotEqualTo(KvEventPublisher.tokenIds(8, 16));
+    assertThat(dev.pointsman.sim.engine.BlockHashes.tokenIds(7, 16))
+        .isEqualTo(dev.pointsman.sim.engine.BlockHashes.tokenIds(7, 16));
+    assertThat(dev.pointsman.sim.engine.BlockHashes.tokenIds(7, 16))
+        .isNotEqualTo(dev.pointsman.sim.engine.BlockHashes.tokenIds(8, 16));
     assertThat(
-            java.util.Arrays.stream(KvEventPublisher.tokenIds(-1, 64))
+            java.util.Arrays.stream(dev.pointsman.sim.engine.BlockHashes.tokenIds(-1, 64))
                 .allMatch(t -> t >= 0 && t < 128_256))
         .isTrue();
   }

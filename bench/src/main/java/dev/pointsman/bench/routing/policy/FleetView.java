@@ -4,13 +4,17 @@ import dev.pointsman.bench.routing.scenario.TextMix;
 import dev.pointsman.bench.routing.workload.BenchRequest;
 import dev.pointsman.bench.routing.workload.ClientRequests;
 import dev.pointsman.picker.datastore.DatastoreConfig;
+import dev.pointsman.picker.kvevents.KvBlockIndex;
+import dev.pointsman.picker.kvevents.KvEvent;
 import dev.pointsman.picker.scheduling.AdapterListing;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scheduling.EndpointMetrics;
 import dev.pointsman.picker.scheduling.EndpointState;
 import dev.pointsman.picker.scheduling.PoolSnapshot;
 import dev.pointsman.picker.scheduling.SpeedProfile;
+import dev.pointsman.sim.engine.BlockHashes;
 import dev.pointsman.sim.engine.EngineConfig;
+import dev.pointsman.sim.engine.KvEventListener;
 import dev.pointsman.sim.engine.PodSnapshot;
 import dev.pointsman.sim.engine.VirtualCluster;
 import java.util.ArrayList;
@@ -158,6 +162,75 @@ public final class FleetView {
    */
   public int cachedPromptTokensFromKvEvents(BenchRequest r, int pod) {
     return cluster.pod(pod).cachedPromptTokens(r.sim());
+  }
+
+  /**
+   * Tells {@code index} of every pod's KV-cache events as the engines publish them ({@code
+   * BlockStored} with the blocks' token ids, {@code BlockRemoved}, {@code AllBlocksCleared}, across
+   * restarts): what a picker subscribed to the engines' KV events learns, here at the moment the
+   * engine changes its cache rather than the few milliseconds later its events arrive.
+   */
+  public void publishKvEvents(KvBlockIndex index) {
+    for (int i = 0; i < size(); i++) {
+      String address = address(i);
+      cluster
+          .pod(i)
+          .listenToKvCache(
+              new KvEventListener() {
+                @Override
+                public void stored(long parent, long hash, int blockSize) {
+                  index.apply(
+                      address,
+                      List.of(
+                          new KvEvent.BlockStored(
+                              new long[] {hash},
+                              parent == 0 ? null : parent,
+                              BlockHashes.tokenIds(hash, blockSize),
+                              blockSize,
+                              null,
+                              KvEvent.GPU)));
+                }
+
+                @Override
+                public void removed(long hash) {
+                  index.apply(address, List.of(new KvEvent.BlockRemoved(new long[] {hash}, null)));
+                }
+
+                @Override
+                public void cleared() {
+                  index.apply(address, List.of(new KvEvent.AllBlocksCleared()));
+                }
+              });
+    }
+  }
+
+  /**
+   * The token ids of {@code r}'s prompt, its full blocks, as the served model's tokenizer makes
+   * them: the tokens the engines cache and name in their KV events (the simulator derives a block's
+   * tokens from its content hash). What the picker's tokenizer returns when a pool mounts the
+   * model's {@code tokenizer.json}.
+   *
+   * @throws IllegalStateException when the pods differ in block size (the derived tokens would)
+   */
+  public int[] promptTokenIds(BenchRequest r) {
+    int blockSize = configs.get(0).gpu().blockSize();
+    for (EngineConfig c : configs) {
+      if (c.gpu().blockSize() != blockSize) {
+        throw new IllegalStateException(
+            "pods with block sizes "
+                + blockSize
+                + " and "
+                + c.gpu().blockSize()
+                + " (expected one block size for the engines' tokens)");
+      }
+    }
+    long[] hashes = cluster.pod(0).promptBlockHashes(r.sim());
+    int[] out = new int[hashes.length * blockSize];
+    for (int b = 0; b < hashes.length; b++) {
+      System.arraycopy(
+          BlockHashes.tokenIds(hashes[b], blockSize), 0, out, b * blockSize, blockSize);
+    }
+    return out;
   }
 
   public static String address(int pod) {

@@ -34,6 +34,12 @@ public final class Policies {
           "greedy-lookahead");
 
   /**
+   * Variants run only when named ({@code --policies}): {@code pointsman-kv-events}, the default
+   * with the precise prefix index fed by the engines' KV events ({@link PreciseIndexPolicy}).
+   */
+  public static final List<String> VARIANTS = List.of(PreciseIndexPolicy.NAME);
+
+  /**
    * The policies of the standard run ({@code --scenario} without {@code --policies}): what an
    * operator would run instead, round-robin as the floor, pointsman and the look-ahead reference.
    */
@@ -116,6 +122,7 @@ public final class Policies {
       case "pointsman" ->
           new SchedulerPolicy(name, Plugins.build(PolicyConfig.defaults()), fleet, random);
       case "greedy-lookahead" -> new GreedyLookahead(fleet, random);
+      case PreciseIndexPolicy.NAME -> new PreciseIndexPolicy(fleet, random);
       default -> throw new IllegalArgumentException(unknown(name));
     };
   }
@@ -123,7 +130,7 @@ public final class Policies {
   /** Checks policy names, for the command line. */
   public static List<String> validate(List<String> names) {
     for (String n : names) {
-      if (!ALL.contains(n) && !MismatchPriors.NAMES.contains(n)) {
+      if (!ALL.contains(n) && !VARIANTS.contains(n) && !MismatchPriors.NAMES.contains(n)) {
         throw new IllegalArgumentException(unknown(n));
       }
     }
@@ -135,7 +142,7 @@ public final class Policies {
    * policy CRD's spec) from YAML, validated as the picker validates it.
    */
   public static PolicyConfig readCustom(String name, Path file) {
-    if (ALL.contains(name) || MismatchPriors.NAMES.contains(name)) {
+    if (ALL.contains(name) || VARIANTS.contains(name) || MismatchPriors.NAMES.contains(name)) {
       throw new IllegalArgumentException(
           "--policy-file: '" + name + "' is a shipped policy's name; choose another");
     }
