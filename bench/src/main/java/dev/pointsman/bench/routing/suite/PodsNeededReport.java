@@ -270,8 +270,14 @@ final class PodsNeededReport {
     String head =
         format(
             "p99 TTFT at the best baseline's knee, pointsman against %s: %,.0f against %,.0f ms"
-                + " (ratio %.2f): ",
-            baseline.policy(), Stats.mean(product.p99Ms()), Stats.mean(baseline.p99Ms()), ratio);
+                + " (ratio %.2f; doubled window %,.0f against %,.0f ms, ratio %.2f): ",
+            baseline.policy(),
+            Stats.mean(product.p99Ms()),
+            Stats.mean(baseline.p99Ms()),
+            ratio,
+            Stats.mean(product.doubledP99Ms()),
+            Stats.mean(baseline.doubledP99Ms()),
+            Stats.mean(product.doubledP99Ms()) / Stats.mean(baseline.doubledP99Ms()));
     if (product.moved() || baseline.moved()) {
       return head
           + "**rejected**: doubling the measured window moved "

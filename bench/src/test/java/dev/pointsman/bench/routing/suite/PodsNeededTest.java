@@ -185,7 +185,8 @@ class PodsNeededTest {
     assertThat(md)
         .contains("| weighted-least-request | 1,800, 1,900, 2,000 | 1,900 [1,652, 2,148] |")
         .contains(
-            "pointsman against weighted-least-request: 420 against 1,900 ms (ratio 0.22): **lower**");
+            "pointsman against weighted-least-request: 420 against 1,900 ms (ratio 0.22; doubled"
+                + " window 420 against 1,900 ms, ratio 0.22): **lower**");
 
     List<PodsNeeded.Outcome> drifted =
         new PodsNeeded(drifting, 1, Progress.disabled()).run(List.of(s1()), policies, seeds);
