@@ -3,6 +3,7 @@ package dev.pointsman.bench.scrape;
 import com.sun.management.OperatingSystemMXBean;
 import dev.pointsman.picker.scheduling.EndpointMetrics;
 import dev.pointsman.picker.scrape.Engine;
+import dev.pointsman.picker.scrape.ScrapeHttp;
 import dev.pointsman.picker.scrape.ScrapeListener;
 import dev.pointsman.picker.scrape.ScrapeObserver;
 import dev.pointsman.picker.scrape.ScrapeTarget;
@@ -16,8 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -127,14 +126,13 @@ public final class ScrapeLoad {
   /** The scraper under test and what it owns. */
   private record Client(Scraper scraper, AutoCloseable resources) implements AutoCloseable {
     static Client create(ScraperConfig config, Counts counts) {
-      ScheduledExecutorService executor = Executors.newScheduledThreadPool(1);
-      var http = Scraper.newHttpClient(Duration.ofSeconds(1));
-      Scraper scraper = new Scraper(config, http, executor, System::nanoTime, counts, counts);
+      ScrapeHttp http = ScrapeHttp.create(Duration.ofSeconds(1));
+      Scraper scraper =
+          new Scraper(config, http, http.executor(), System::nanoTime, counts, counts);
       return new Client(
           scraper,
           () -> {
             scraper.close();
-            executor.shutdownNow();
             http.close();
           });
     }

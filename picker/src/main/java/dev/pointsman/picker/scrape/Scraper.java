@@ -1,7 +1,5 @@
 package dev.pointsman.picker.scrape;
 
-import java.net.http.HttpClient;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -22,7 +20,9 @@ import java.util.stream.Collectors;
  * <p>Each endpoint has a stable phase within the interval (from its address), so scrapes of a fleet
  * spread over the interval instead of bursting together. A global semaphore bounds scrapes in
  * flight; a target whose previous scrape is still running skips its tick. Targets can be replaced
- * at any time. The executor and HTTP client are injected and not shut down by {@link #close()}.
+ * at any time. The executor and HTTP client are injected and not shut down by {@link #close()};
+ * scheduling on the client's own event loop ({@link ScrapeHttp#executor()}) saves a thread hop per
+ * scrape.
  *
  * <p>Thread-safe.
  */
@@ -34,7 +34,7 @@ public final class Scraper implements AutoCloseable {
 
   public Scraper(
       ScraperConfig config,
-      HttpClient client,
+      ScrapeHttp http,
       ScheduledExecutorService executor,
       LongSupplier nanoTime,
       ScrapeListener listener,
@@ -42,21 +42,12 @@ public final class Scraper implements AutoCloseable {
     this.ctx =
         new ScrapeContext(
             Objects.requireNonNull(config, "config"),
-            Objects.requireNonNull(client, "client"),
+            Objects.requireNonNull(http, "http"),
             Objects.requireNonNull(executor, "executor"),
             Objects.requireNonNull(nanoTime, "nanoTime"),
             Objects.requireNonNull(listener, "listener"),
             Objects.requireNonNull(observer, "observer"),
             new Semaphore(config.maxConcurrent()));
-  }
-
-  /** An HTTP/1.1 client suited to scraping: no redirects, the given connect timeout. */
-  public static HttpClient newHttpClient(Duration connectTimeout) {
-    return HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .connectTimeout(connectTimeout)
-        .build();
   }
 
   /**
