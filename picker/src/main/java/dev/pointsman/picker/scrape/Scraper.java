@@ -94,8 +94,11 @@ public final class Scraper implements AutoCloseable {
     return tasks.values().stream().map(TargetTask::target).collect(Collectors.toUnmodifiableSet());
   }
 
-  /** Scrapes one target now (outside its schedule); completes when the result was reported. */
-  CompletableFuture<Void> scrapeNow(String address) {
+  /**
+   * Scrapes one target now (outside its schedule, skipped like a tick when its previous scrape is
+   * in flight); completes when the result was reported. Completes at once for an unknown address.
+   */
+  public CompletableFuture<Void> scrapeNow(String address) {
     TargetTask task = tasks.get(address);
     return task == null ? CompletableFuture.completedFuture(null) : task.tick();
   }
