@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  * failure, a timeout or the server closing it. A request that finds a connection already used
  * closed by the server before any answer (an idle timeout racing the request) is sent once more on
  * a new one. A request not answered within its timeout fails and closes the connection (its answer
- * could no longer be told from the next one's).
+ * could no longer be told from the next one's). One timer per connection serves its requests: it is
+ * armed for the first request's deadline and, when it fires before the request in flight then is
+ * due, re-armed for that one's, so that a scrape neither schedules nor cancels a task.
  *
  * <p>Thread-safe: every state change runs on the connection's event loop.
  */
@@ -38,12 +40,19 @@ final class HttpConnection {
   private boolean reused;
   private Exchange pending;
   private boolean closed;
+  private ScheduledFuture<?> timer;
 
   /** The request in flight. */
   private static final class Exchange {
     final CompletableFuture<HttpBody> answer = new CompletableFuture<>();
-    ScheduledFuture<?> timer;
+    final long deadline;
+    final long timeoutNanos;
     boolean retried;
+
+    Exchange(long timeoutNanos) {
+      this.timeoutNanos = timeoutNanos;
+      this.deadline = System.nanoTime() + timeoutNanos;
+    }
   }
 
   HttpConnection(
@@ -85,11 +94,11 @@ final class HttpConnection {
    * {@link #close()}. One request at a time: the caller waits for the answer before the next.
    */
   CompletableFuture<HttpBody> get(long timeoutNanos) {
-    Exchange exchange = new Exchange();
+    Exchange exchange = new Exchange(timeoutNanos);
     if (loop.inEventLoop()) {
-      start(exchange, timeoutNanos);
+      start(exchange);
     } else {
-      loop.execute(() -> start(exchange, timeoutNanos));
+      loop.execute(() -> start(exchange));
     }
     return exchange.answer;
   }
@@ -108,7 +117,7 @@ final class HttpConnection {
     fail(new CancellationException("connection closed"));
   }
 
-  private void start(Exchange exchange, long timeoutNanos) {
+  private void start(Exchange exchange) {
     if (closed || pending != null) {
       exchange.answer.completeExceptionally(
           closed
@@ -117,8 +126,9 @@ final class HttpConnection {
       return;
     }
     pending = exchange;
-    exchange.timer =
-        loop.schedule(() -> timedOut(exchange, timeoutNanos), timeoutNanos, TimeUnit.NANOSECONDS);
+    if (timer == null) {
+      timer = loop.schedule(this::timerFired, exchange.timeoutNanos, TimeUnit.NANOSECONDS);
+    }
     send();
   }
 
@@ -150,7 +160,6 @@ final class HttpConnection {
     }
     Exchange exchange = pending;
     pending = null;
-    exchange.timer.cancel(false);
     reused = true;
     if (!keepAlive) {
       channel = null;
@@ -186,9 +195,18 @@ final class HttpConnection {
     }
   }
 
-  private void timedOut(Exchange exchange, long timeoutNanos) {
-    if (pending == exchange) {
-      fail(new ScrapeTimeoutException(timeoutNanos));
+  /** Fails the request in flight if it is due, else waits for it; idle, it stays unarmed. */
+  private void timerFired() {
+    timer = null;
+    Exchange exchange = pending;
+    if (exchange == null) {
+      return;
+    }
+    long left = exchange.deadline - System.nanoTime();
+    if (left <= 0) {
+      fail(new ScrapeTimeoutException(exchange.timeoutNanos));
+    } else {
+      timer = loop.schedule(this::timerFired, left, TimeUnit.NANOSECONDS);
     }
   }
 
@@ -202,7 +220,6 @@ final class HttpConnection {
     Exchange exchange = pending;
     pending = null;
     if (exchange != null) {
-      exchange.timer.cancel(false);
       exchange.answer.completeExceptionally(cause);
     }
   }

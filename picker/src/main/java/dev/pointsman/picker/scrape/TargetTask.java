@@ -46,6 +46,7 @@ final class TargetTask {
   private final HttpConnection listing;
   private final long ticksPerListing;
   private final long listingLifetimeNanos;
+  private final long timeoutNanos;
   private final AtomicLong ticks = new AtomicLong();
   private final AtomicBoolean listingInFlight = new AtomicBoolean();
   private volatile CompletableFuture<?> listingCall;
@@ -74,6 +75,7 @@ final class TargetTask {
             ? null
             : ctx.http()
                 .connection(target.host(), target.port(), config.modelsPath(), "application/json");
+    this.timeoutNanos = config.timeout().toNanos();
     this.listingLifetimeNanos =
         LISTING_LIFETIME_READS * ticksPerListing * config.interval().toNanos()
             + config.timeout().toNanos();
@@ -153,7 +155,7 @@ final class TargetTask {
     long start = ctx.nanoTime().getAsLong();
     CompletableFuture<Void> handled = new CompletableFuture<>();
     try {
-      CompletableFuture<HttpBody> c = connection.get(ctx.config().timeout().toNanos());
+      CompletableFuture<HttpBody> c = connection.get(timeoutNanos);
       track.accept(c);
       c.whenComplete(
           (response, error) -> {
