@@ -70,7 +70,7 @@ public final class ScrapeLoad {
     System.out.printf(
         Locale.ROOT,
         "endpoints=%d body=%dB window=%.1fs scrapes/s=%.0f (wanted %.0f, %.1f%%) failures=%d"
-            + " skips=%d scraper_cores=%.3f cpu_per_scrape_us=%.1f server_cores=%.3f%n",
+            + " skips=%d budget_skips=%d scraper_cores=%.3f cpu_per_scrape_us=%.1f server_cores=%.3f%n",
         endpoints,
         bodyBytes,
         wall,
@@ -79,6 +79,7 @@ public final class ScrapeLoad {
         100.0 * ok / wanted,
         b.failed - a.failed,
         b.skipped - a.skipped,
+        b.budgetSkips - a.budgetSkips,
         scraperCpu / 1e9 / wall,
         ok == 0 ? Double.NaN : scraperCpu / 1e3 / ok,
         (b.serverCpu - a.serverCpu) / 1e9 / wall);
@@ -89,6 +90,7 @@ public final class ScrapeLoad {
     final LongAdder ok = new LongAdder();
     final LongAdder failed = new LongAdder();
     final LongAdder skipped = new LongAdder();
+    final LongAdder budgetSkips = new LongAdder();
     final ConcurrentHashMap<String, LongAdder> reasons = new ConcurrentHashMap<>();
 
     @Override
@@ -104,12 +106,22 @@ public final class ScrapeLoad {
 
     @Override
     public void skipped(String reason) {
-      skipped.increment();
+      if (reason.equals("budget")) {
+        budgetSkips.increment();
+      } else {
+        skipped.increment();
+      }
     }
   }
 
   private record Snapshot(
-      long wallNanos, long processCpu, long serverCpu, long ok, long failed, long skipped) {
+      long wallNanos,
+      long processCpu,
+      long serverCpu,
+      long ok,
+      long failed,
+      long skipped,
+      long budgetSkips) {
     static Snapshot take(ExpositionServer server, Counts counts) {
       OperatingSystemMXBean os =
           (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -119,7 +131,8 @@ public final class ScrapeLoad {
           server.cpuNanos(),
           counts.ok.sum(),
           counts.failed.sum(),
-          counts.skipped.sum());
+          counts.skipped.sum(),
+          counts.budgetSkips.sum());
     }
   }
 

@@ -12,4 +12,5 @@ record ScrapeContext(
     LongSupplier nanoTime,
     ScrapeListener listener,
     ScrapeObserver observer,
-    Semaphore permits) {}
+    Semaphore permits,
+    ScrapeBudget budget) {}

@@ -5,8 +5,12 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +36,7 @@ public final class ScrapeHttp implements AutoCloseable {
   private final EventLoopGroup group;
   private final Bootstrap template;
   private final int maxBodyBytes;
+  private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
   /**
    * @param connectTimeout the connect timeout, 1 ms to 1 minute
@@ -52,7 +57,7 @@ public final class ScrapeHttp implements AutoCloseable {
           "scrape max body bytes: " + maxBodyBytes + " (expected >= 1)");
     }
     this.maxBodyBytes = maxBodyBytes;
-    this.group = new NioEventLoopGroup(threads, daemonThreads());
+    this.group = new NioEventLoopGroup(threads, daemonThreads(this.threads));
     this.template =
         new Bootstrap()
             .channel(NioSocketChannel.class)
@@ -82,11 +87,24 @@ public final class ScrapeHttp implements AutoCloseable {
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
   }
 
-  private static ThreadFactory daemonThreads() {
+  /**
+   * The CPU time the event-loop threads used so far (where the scrapes run when scheduled there).
+   */
+  long cpuNanos() {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    long total = 0;
+    for (Thread t : threads) {
+      total += Math.max(0, mx.getThreadCpuTime(t.threadId()));
+    }
+    return total;
+  }
+
+  private static ThreadFactory daemonThreads(List<Thread> started) {
     AtomicInteger n = new AtomicInteger();
     return r -> {
       Thread t = new Thread(r, "pointsman-scrape-" + n.incrementAndGet());
       t.setDaemon(true);
+      started.add(t);
       return t;
     };
   }

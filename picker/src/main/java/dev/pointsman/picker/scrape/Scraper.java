@@ -19,10 +19,12 @@ import java.util.stream.Collectors;
  *
  * <p>Each endpoint has a stable phase within the interval (from its address), so scrapes of a fleet
  * spread over the interval instead of bursting together. A global semaphore bounds scrapes in
- * flight; a target whose previous scrape is still running skips its tick. Targets can be replaced
- * at any time. The executor and HTTP client are injected and not shut down by {@link #close()};
- * scheduling on the client's own event loop ({@link ScrapeHttp#executor()}) saves a thread hop per
- * scrape.
+ * flight; a target whose previous scrape is still running skips its tick. When the fleet is too
+ * large for the scraper's CPU budget ({@link ScrapeBudget}), every target skips the same share of
+ * its ticks, so the interval stretches evenly (up to the datastore's staleness bound) instead of
+ * some endpoints going unscraped. Targets can be replaced at any time. The executor and HTTP client
+ * are injected and not shut down by {@link #close()}; scheduling on the client's own event loop
+ * ({@link ScrapeHttp#executor()}) saves a thread hop per scrape.
  *
  * <p>Thread-safe.
  */
@@ -39,6 +41,18 @@ public final class Scraper implements AutoCloseable {
       LongSupplier nanoTime,
       ScrapeListener listener,
       ScrapeObserver observer) {
+    this(config, http, executor, nanoTime, listener, observer, http::cpuNanos);
+  }
+
+  /** As above, with the CPU time the budget reads ({@link ScrapeBudget}) given. */
+  Scraper(
+      ScraperConfig config,
+      ScrapeHttp http,
+      ScheduledExecutorService executor,
+      LongSupplier nanoTime,
+      ScrapeListener listener,
+      ScrapeObserver observer,
+      LongSupplier cpuNanos) {
     this.ctx =
         new ScrapeContext(
             Objects.requireNonNull(config, "config"),
@@ -47,7 +61,8 @@ public final class Scraper implements AutoCloseable {
             Objects.requireNonNull(nanoTime, "nanoTime"),
             Objects.requireNonNull(listener, "listener"),
             Objects.requireNonNull(observer, "observer"),
-            new Semaphore(config.maxConcurrent()));
+            new Semaphore(config.maxConcurrent()),
+            new ScrapeBudget(ScrapeBudget.DEFAULT_CORES, config.interval(), cpuNanos));
   }
 
   /**

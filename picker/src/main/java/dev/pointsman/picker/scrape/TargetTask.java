@@ -47,6 +47,7 @@ final class TargetTask {
   private final long ticksPerListing;
   private final long listingLifetimeNanos;
   private final long timeoutNanos;
+  private final int strideOffset;
   private final AtomicLong ticks = new AtomicLong();
   private final AtomicBoolean listingInFlight = new AtomicBoolean();
   private volatile CompletableFuture<?> listingCall;
@@ -76,6 +77,7 @@ final class TargetTask {
             : ctx.http()
                 .connection(target.host(), target.port(), config.modelsPath(), "application/json");
     this.timeoutNanos = config.timeout().toNanos();
+    this.strideOffset = target.address().hashCode() & 0xffff;
     this.listingLifetimeNanos =
         LISTING_LIFETIME_READS * ticksPerListing * config.interval().toNanos()
             + config.timeout().toNanos();
@@ -126,8 +128,16 @@ final class TargetTask {
     if (stopped) {
       return DONE;
     }
-    if (ticksPerListing > 0 && ticks.getAndIncrement() % ticksPerListing == 0) {
+    long tick = ticks.getAndIncrement();
+    if (ticksPerListing > 0 && tick % ticksPerListing == 0) {
       list();
+    }
+    ScrapeBudget budget = ctx.budget();
+    budget.update(ctx.nanoTime().getAsLong());
+    int stride = budget.stride();
+    if (stride > 1 && (tick + strideOffset) % stride != 0) {
+      ctx.observer().skipped("budget");
+      return DONE;
     }
     if (!inFlight.compareAndSet(false, true)) {
       ctx.observer().skipped("in_flight");
