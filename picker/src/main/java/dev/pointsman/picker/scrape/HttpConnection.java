@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -107,8 +108,12 @@ final class HttpConnection {
   void close() {
     if (loop.inEventLoop()) {
       closeNow();
-    } else if (!loop.isShuttingDown()) {
-      loop.execute(this::closeNow);
+    } else {
+      try {
+        loop.execute(this::closeNow);
+      } catch (RejectedExecutionException stopped) {
+        // the event loop is shut down: its channels are closed with it
+      }
     }
   }
 
