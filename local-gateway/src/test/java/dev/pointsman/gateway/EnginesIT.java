@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.pointsman.picker.scheduling.EndpointMetrics;
 import dev.pointsman.picker.scrape.Engine;
 import dev.pointsman.picker.scrape.MetricsLocation;
+import dev.pointsman.picker.scrape.ScrapeHttp;
 import dev.pointsman.picker.scrape.ScrapeListener;
 import dev.pointsman.picker.scrape.ScrapeObserver;
 import dev.pointsman.picker.scrape.ScrapeReport;
@@ -81,6 +82,7 @@ class EnginesIT {
   private static Fleet fleet;
   private static long capacity;
   private static Scraper scraper;
+  private static final ScrapeHttp scrapeHttp = ScrapeHttp.create(Duration.ofSeconds(1));
   private static ScheduledExecutorService executor;
   private static final HttpClient http = HttpClient.newHttpClient();
   private static final Map<String, Result> results = new ConcurrentHashMap<>();
@@ -111,7 +113,7 @@ class EnginesIT {
         new Scraper(
             new ScraperConfig(Duration.ofMillis(20), Duration.ofMillis(400), 16, null)
                 .withModelsInterval(Duration.ZERO),
-            Scraper.newHttpClient(Duration.ofSeconds(1)),
+            scrapeHttp,
             executor,
             System::nanoTime,
             new Recorder(),
@@ -146,6 +148,7 @@ class EnginesIT {
   @AfterAll
   static void stop() {
     scraper.close();
+    scrapeHttp.close();
     executor.shutdownNow();
     fleet.close();
   }
@@ -213,7 +216,7 @@ class EnginesIT {
         new Scraper(
             new ScraperConfig(Duration.ofMillis(20), Duration.ofMillis(400), 4, null)
                 .withModelsInterval(Duration.ZERO),
-            Scraper.newHttpClient(Duration.ofSeconds(1)),
+            scrapeHttp,
             executor,
             System::nanoTime,
             new ScrapeListener() {

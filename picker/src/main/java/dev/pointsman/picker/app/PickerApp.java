@@ -26,6 +26,7 @@ import dev.pointsman.picker.scheduling.latency.LatencyModel;
 import dev.pointsman.picker.scheduling.prefix.PrecisePrefix;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
+import dev.pointsman.picker.scrape.ScrapeHttp;
 import dev.pointsman.picker.scrape.ScrapeTarget;
 import dev.pointsman.picker.scrape.Scraper;
 import dev.pointsman.picker.telemetry.DecisionLog;
@@ -80,6 +81,7 @@ public final class PickerApp implements AutoCloseable {
   private final LatencyModel latencyModel = new LatencyModel();
   private final Datastore datastore;
   private final ScheduledExecutorService scrapeExecutor;
+  private final ScrapeHttp scrapeHttp;
   private final Scraper scraper;
   private final PolicyRegistry policies = PolicyRegistry.withDefaults();
   private final DecisionLog decisions;
@@ -112,11 +114,12 @@ public final class PickerApp implements AutoCloseable {
     this.metrics = Metrics.create("pointsman-picker");
     this.datastore = new Datastore(config.scrape().datastore(), inFlight, System::nanoTime);
     this.scrapeExecutor = Executors.newScheduledThreadPool(1, daemon("pointsman-scrape"));
+    this.scrapeHttp = ScrapeHttp.create(Duration.ofMillis(config.scrape().timeoutMillis()));
     this.scraper =
         new Scraper(
             config.scrape().scraper(),
-            Scraper.newHttpClient(Duration.ofMillis(config.scrape().timeoutMillis())),
-            scrapeExecutor,
+            scrapeHttp,
+            scrapeHttp.executor(),
             System::nanoTime,
             datastore,
             new ScrapeMetrics(metrics.registry()));
@@ -416,6 +419,7 @@ public final class PickerApp implements AutoCloseable {
     }
     source.close();
     scraper.close();
+    scrapeHttp.close();
     scrapeExecutor.shutdownNow();
     admin.close();
     metrics.close();

@@ -3,11 +3,9 @@ package dev.pointsman.picker.scrape;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeoutException;
 
 /** Maps a failed scrape to a bounded reason word. */
 final class Failures {
@@ -18,18 +16,23 @@ final class Failures {
    */
   static final String NOT_PROMETHEUS_TEXT = "not_prometheus_text";
 
+  /** The body is longer than the scraper reads ({@link ScrapeHttp#DEFAULT_MAX_BODY_BYTES}). */
+  static final String TOO_LARGE = "too_large";
+
   private Failures() {}
 
   /**
    * Whether a 200 answer is JSON rather than an exposition: a JSON content type, or a body whose
    * first non-blank character opens a JSON array or object (no exposition line starts so).
    */
-  static boolean notPrometheusText(HttpResponse<byte[]> response) {
-    String type = response.headers().firstValue("content-type").orElse("");
+  static boolean notPrometheusText(HttpBody response) {
+    String type = response.contentType();
     if (type.regionMatches(true, 0, "application/json", 0, "application/json".length())) {
       return true;
     }
-    for (byte b : response.body()) {
+    byte[] body = response.bytes();
+    for (int i = 0; i < response.length(); i++) {
+      byte b = body[i];
       if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
         return b == '[' || b == '{';
       }
@@ -37,19 +40,21 @@ final class Failures {
     return false;
   }
 
-  /** {@code timeout}, {@code connect} or {@code io}. */
+  /** {@code timeout}, {@code connect}, {@code too_large} or {@code io}. */
   static String reason(Throwable error) {
     Throwable t = error;
     for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause()) {
-      if (t instanceof HttpConnectTimeoutException
-          || t instanceof ConnectException
+      if (t instanceof ConnectException
           || t instanceof NoRouteToHostException
           || t instanceof UnknownHostException
           || t instanceof UnresolvedAddressException) {
         return "connect";
       }
-      if (t instanceof HttpTimeoutException || t instanceof CancellationException) {
+      if (t instanceof TimeoutException || t instanceof CancellationException) {
         return "timeout";
+      }
+      if (t instanceof BodyTooLargeException) {
+        return TOO_LARGE;
       }
     }
     return "io";

@@ -1,5 +1,6 @@
 package dev.pointsman.picker.scrape;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -97,14 +98,23 @@ final class Gauges {
    * nv_trt_llm_request_metrics{request_type="active"}}.
    */
   static List<Sample> where(List<Sample> samples, String name, String label, String value) {
-    return samples.stream()
-        .filter(s -> s.name().equals(name) && value.equals(s.label(label)))
-        .toList();
+    List<Sample> matching = new ArrayList<>();
+    for (Sample s : samples) {
+      if (s.name().equals(name) && value.equals(s.label(label))) {
+        matching.add(s);
+      }
+    }
+    return matching;
   }
 
   /** Whether any series of {@code name} has a valid value. */
   static boolean present(List<Sample> samples, String name) {
-    return samples.stream().anyMatch(s -> s.name().equals(name) && valid(s.value()));
+    for (Sample s : samples) {
+      if (s.name().equals(name) && valid(s.value())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static boolean valid(double v) {

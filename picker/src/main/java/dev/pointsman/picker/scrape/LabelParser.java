@@ -1,20 +1,22 @@
 package dev.pointsman.picker.scrape;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 
 /**
- * Parses a label set {@code name="value",...}; one instance per parse call (not thread-safe). Label
- * strings are only built for wanted lines; unwanted lines are checked for syntax alone.
+ * Parses a label set {@code name="value",...} from UTF-8 bytes; one instance per parse call (not
+ * thread-safe). Label strings are only built for wanted lines; unwanted lines are checked for
+ * syntax alone.
  */
 final class LabelParser {
 
-  private final String text;
-  private final StringBuilder buffer = new StringBuilder();
+  private final byte[] text;
+  private byte[] buffer = new byte[64];
   private String[] pairs = new String[16];
   private int size;
 
-  LabelParser(String text) {
+  LabelParser(byte[] text) {
     this.text = text;
   }
 
@@ -32,23 +34,23 @@ final class LabelParser {
       if (pos == end) {
         return -1;
       }
-      if (text.charAt(pos) == '}') {
+      if (text[pos] == '}') {
         return pos + 1;
       }
       int nameFrom = pos;
-      if (!Chars.isNameStart(text.charAt(pos), false)) {
+      if (!Chars.isNameStart(text[pos], false)) {
         return -1;
       }
       do {
         pos++;
-      } while (pos < end && Chars.isNamePart(text.charAt(pos), false));
+      } while (pos < end && Chars.isNamePart(text[pos], false));
       int nameTo = pos;
       pos = skipBlanks(pos, end);
-      if (pos == end || text.charAt(pos) != '=') {
+      if (pos == end || text[pos] != '=') {
         return -1;
       }
       pos = skipBlanks(pos + 1, end);
-      if (pos == end || text.charAt(pos) != '"') {
+      if (pos == end || text[pos] != '"') {
         return -1;
       }
       pos = readValue(pos + 1, end, keep, nameFrom, nameTo);
@@ -56,9 +58,9 @@ final class LabelParser {
         return -1;
       }
       pos = skipBlanks(pos, end);
-      if (pos < end && text.charAt(pos) == ',') {
+      if (pos < end && text[pos] == ',') {
         pos++;
-      } else if (pos == end || text.charAt(pos) != '}') {
+      } else if (pos == end || text[pos] != '}') {
         return -1;
       }
     }
@@ -88,12 +90,14 @@ final class LabelParser {
     int from = pos;
     boolean escaped = false;
     while (pos < end) {
-      char c = text.charAt(pos);
+      byte c = text[pos];
       if (c == '"') {
         if (keep) {
           add(
-              text.substring(nameFrom, nameTo),
-              escaped ? unescape(from, pos) : text.substring(from, pos));
+              new String(text, nameFrom, nameTo - nameFrom, StandardCharsets.ISO_8859_1),
+              escaped
+                  ? unescape(from, pos)
+                  : new String(text, from, pos - from, StandardCharsets.UTF_8));
         }
         return pos + 1;
       }
@@ -110,21 +114,27 @@ final class LabelParser {
   }
 
   private String unescape(int from, int to) {
-    buffer.setLength(0);
+    if (buffer.length < to - from) {
+      buffer = new byte[Math.max(to - from, buffer.length * 2)];
+    }
+    int n = 0;
     for (int i = from; i < to; i++) {
-      char c = text.charAt(i);
+      byte c = text[i];
       if (c == '\\') {
-        char next = text.charAt(++i);
+        byte next = text[++i];
         switch (next) {
-          case 'n' -> buffer.append('\n');
-          case '\\', '"' -> buffer.append(next);
-          default -> buffer.append('\\').append(next);
+          case 'n' -> buffer[n++] = '\n';
+          case '\\', '"' -> buffer[n++] = next;
+          default -> {
+            buffer[n++] = '\\';
+            buffer[n++] = next;
+          }
         }
       } else {
-        buffer.append(c);
+        buffer[n++] = c;
       }
     }
-    return buffer.toString();
+    return new String(buffer, 0, n, StandardCharsets.UTF_8);
   }
 
   private void add(String key, String value) {
@@ -136,7 +146,7 @@ final class LabelParser {
   }
 
   private int skipBlanks(int pos, int end) {
-    while (pos < end && Chars.isBlank(text.charAt(pos))) {
+    while (pos < end && Chars.isBlank(text[pos])) {
       pos++;
     }
     return pos;

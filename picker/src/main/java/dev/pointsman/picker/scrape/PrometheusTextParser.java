@@ -5,10 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
- * Parses the Prometheus text exposition format 0.0.4 into {@link Sample}s.
+ * Parses the Prometheus text exposition format 0.0.4 into {@link Sample}s, from the UTF-8 bytes as
+ * received: no string of the whole text is built, nor of a line, a name or a value that is not
+ * kept.
  *
  * <p>Comments ({@code # HELP}, {@code # TYPE}, any {@code #} line) and blank lines are ignored.
  * Malformed lines are skipped and counted; parsing never throws on bad input. A name filter lets a
@@ -19,11 +20,12 @@ import java.util.function.Predicate;
  */
 public final class PrometheusTextParser {
 
-  private static final PrometheusTextParser ALL = new PrometheusTextParser(name -> true);
+  private static final PrometheusTextParser ALL = new PrometheusTextParser(null);
 
-  private final Predicate<String> wanted;
+  /** The names kept; null keeps all. */
+  private final NameTable wanted;
 
-  private PrometheusTextParser(Predicate<String> wanted) {
+  private PrometheusTextParser(NameTable wanted) {
     this.wanted = wanted;
   }
 
@@ -34,29 +36,24 @@ public final class PrometheusTextParser {
 
   /** A parser that keeps only samples whose metric name is in {@code names}. */
   public static PrometheusTextParser only(Set<String> names) {
-    Set<String> copy = Set.copyOf(names);
-    return new PrometheusTextParser(copy::contains);
+    return new PrometheusTextParser(new NameTable(Set.copyOf(names)));
   }
 
   /** Parses UTF-8 bytes. */
   public ParseResult parse(byte[] utf8) {
     Objects.requireNonNull(utf8, "utf8");
-    return parse(new String(utf8, StandardCharsets.UTF_8));
+    return parse(utf8, 0, utf8.length);
   }
 
-  /** Parses a whole exposition. */
-  public ParseResult parse(String text) {
-    Objects.requireNonNull(text, "text");
+  /** Parses the UTF-8 bytes {@code utf8[from, to)}. */
+  public ParseResult parse(byte[] utf8, int from, int to) {
+    Objects.checkFromToIndex(from, to, utf8.length);
     List<Sample> samples = new ArrayList<>();
-    LineParser line = new LineParser(text, wanted);
+    LineParser line = new LineParser(utf8, wanted);
     int skipped = 0;
-    int start = 0;
-    int length = text.length();
-    while (start < length) {
-      int end = text.indexOf('\n', start);
-      if (end < 0) {
-        end = length;
-      }
+    int start = from;
+    while (start < to) {
+      int end = lineEnd(utf8, start, to);
       switch (line.parse(start, end)) {
         case SAMPLE -> samples.add(line.sample());
         case MALFORMED -> skipped++;
@@ -65,5 +62,20 @@ public final class PrometheusTextParser {
       start = end + 1;
     }
     return new ParseResult(samples, skipped);
+  }
+
+  /** Parses a whole exposition. */
+  public ParseResult parse(String text) {
+    Objects.requireNonNull(text, "text");
+    return parse(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static int lineEnd(byte[] b, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (b[i] == '\n') {
+        return i;
+      }
+    }
+    return to;
   }
 }

@@ -1,6 +1,5 @@
 package dev.pointsman.picker.scrape;
 
-import java.net.http.HttpClient;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.function.LongSupplier;
@@ -8,9 +7,10 @@ import java.util.function.LongSupplier;
 /** What every {@link TargetTask} of one {@link Scraper} shares. */
 record ScrapeContext(
     ScraperConfig config,
-    HttpClient client,
+    ScrapeHttp http,
     ScheduledExecutorService executor,
     LongSupplier nanoTime,
     ScrapeListener listener,
     ScrapeObserver observer,
-    Semaphore permits) {}
+    Semaphore permits,
+    ScrapeBudget budget) {}

@@ -27,7 +27,8 @@ public interface ScrapeListener {
    * A failed scrape.
    *
    * @param reason one of {@code timeout}, {@code connect}, {@code io}, {@code parse}, {@code
-   *     not_prometheus_text} or {@code http_<status>}
+   *     not_prometheus_text}, {@code too_large} (a body over {@link
+   *     ScrapeHttp#DEFAULT_MAX_BODY_BYTES}) or {@code http_<status>}
    */
   void onFailure(String address, String reason);
 }

@@ -24,8 +24,9 @@ public interface ScrapeObserver {
   default void failed(Engine engine, String reason, long durationNanos) {}
 
   /**
-   * A tick did not scrape: {@code in_flight} (the endpoint's previous scrape is still running) or
-   * {@code concurrency} (the global limit is reached).
+   * A tick did not scrape: {@code in_flight} (the endpoint's previous scrape is still running),
+   * {@code concurrency} (the global limit is reached) or {@code budget} (the CPU budget stretches
+   * the interval: this endpoint's turn is a later tick).
    */
   default void skipped(String reason) {}
 

@@ -1,7 +1,5 @@
 package dev.pointsman.picker.scrape;
 
-import java.net.http.HttpClient;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,8 +19,12 @@ import java.util.stream.Collectors;
  *
  * <p>Each endpoint has a stable phase within the interval (from its address), so scrapes of a fleet
  * spread over the interval instead of bursting together. A global semaphore bounds scrapes in
- * flight; a target whose previous scrape is still running skips its tick. Targets can be replaced
- * at any time. The executor and HTTP client are injected and not shut down by {@link #close()}.
+ * flight; a target whose previous scrape is still running skips its tick. When the fleet is too
+ * large for the scraper's CPU budget ({@link ScrapeBudget}), every target skips the same share of
+ * its ticks, so the interval stretches evenly (up to the datastore's staleness bound) instead of
+ * some endpoints going unscraped. Targets can be replaced at any time. The executor and HTTP client
+ * are injected and not shut down by {@link #close()}; scheduling on the client's own event loop
+ * ({@link ScrapeHttp#executor()}) saves a thread hop per scrape.
  *
  * <p>Thread-safe.
  */
@@ -34,29 +36,33 @@ public final class Scraper implements AutoCloseable {
 
   public Scraper(
       ScraperConfig config,
-      HttpClient client,
+      ScrapeHttp http,
       ScheduledExecutorService executor,
       LongSupplier nanoTime,
       ScrapeListener listener,
       ScrapeObserver observer) {
+    this(config, http, executor, nanoTime, listener, observer, http::cpuNanos);
+  }
+
+  /** As above, with the CPU time the budget reads ({@link ScrapeBudget}) given. */
+  Scraper(
+      ScraperConfig config,
+      ScrapeHttp http,
+      ScheduledExecutorService executor,
+      LongSupplier nanoTime,
+      ScrapeListener listener,
+      ScrapeObserver observer,
+      LongSupplier cpuNanos) {
     this.ctx =
         new ScrapeContext(
             Objects.requireNonNull(config, "config"),
-            Objects.requireNonNull(client, "client"),
+            Objects.requireNonNull(http, "http"),
             Objects.requireNonNull(executor, "executor"),
             Objects.requireNonNull(nanoTime, "nanoTime"),
             Objects.requireNonNull(listener, "listener"),
             Objects.requireNonNull(observer, "observer"),
-            new Semaphore(config.maxConcurrent()));
-  }
-
-  /** An HTTP/1.1 client suited to scraping: no redirects, the given connect timeout. */
-  public static HttpClient newHttpClient(Duration connectTimeout) {
-    return HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .connectTimeout(connectTimeout)
-        .build();
+            new Semaphore(config.maxConcurrent()),
+            new ScrapeBudget(ScrapeBudget.DEFAULT_CORES, config.interval(), cpuNanos));
   }
 
   /**
@@ -103,8 +109,11 @@ public final class Scraper implements AutoCloseable {
     return tasks.values().stream().map(TargetTask::target).collect(Collectors.toUnmodifiableSet());
   }
 
-  /** Scrapes one target now (outside its schedule); completes when the result was reported. */
-  CompletableFuture<Void> scrapeNow(String address) {
+  /**
+   * Scrapes one target now (outside its schedule, skipped like a tick when its previous scrape is
+   * in flight); completes when the result was reported. Completes at once for an unknown address.
+   */
+  public CompletableFuture<Void> scrapeNow(String address) {
     TargetTask task = tasks.get(address);
     return task == null ? CompletableFuture.completedFuture(null) : task.tick();
   }

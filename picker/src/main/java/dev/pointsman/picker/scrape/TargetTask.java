@@ -3,9 +3,7 @@ package dev.pointsman.picker.scrape;
 import dev.pointsman.inference.model.DiscoveredModels;
 import dev.pointsman.picker.scheduling.AdapterListing;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +22,8 @@ import org.slf4j.LoggerFactory;
  * (at most one read in flight), and each scrape reported carries the last listing read. A listing
  * not refreshed for {@link #LISTING_LIFETIME_READS} read intervals is reported as unknown, so an
  * endpoint that stops answering it is no longer held to what it once listed.
+ *
+ * <p>Scrapes and listings each use their own persistent connection ({@link HttpConnection}).
  */
 final class TargetTask {
 
@@ -33,7 +33,8 @@ final class TargetTask {
   private final ScrapeTarget target;
   private final ScrapeContext ctx;
   private final MetricsMapper mapper;
-  private final HttpRequest request;
+  private final HttpConnection metrics;
+  private final URI metricsUri;
   private final AtomicBoolean inFlight = new AtomicBoolean();
   private volatile boolean stopped;
   private volatile ScheduledFuture<?> schedule;
@@ -42,13 +43,15 @@ final class TargetTask {
   /** Read intervals a listing stays valid without a successful re-read. */
   static final int LISTING_LIFETIME_READS = 3;
 
-  private final HttpRequest listingRequest;
+  private final HttpConnection listing;
   private final long ticksPerListing;
   private final long listingLifetimeNanos;
+  private final long timeoutNanos;
+  private final int strideOffset;
   private final AtomicLong ticks = new AtomicLong();
   private final AtomicBoolean listingInFlight = new AtomicBoolean();
   private volatile CompletableFuture<?> listingCall;
-  private volatile AdapterListing listing = AdapterListing.UNKNOWN;
+  private volatile AdapterListing listed = AdapterListing.UNKNOWN;
   private volatile String listingResult = "unknown";
   private volatile long listedAtNanos;
   private final Warnings warnings;
@@ -58,24 +61,23 @@ final class TargetTask {
     this.ctx = ctx;
     this.mapper = target.engine().newMapper();
     this.warnings = new Warnings(target);
-    this.request =
-        HttpRequest.newBuilder(URI.create(target.metricsUrl(ctx.config().path())))
-            .version(HttpClient.Version.HTTP_1_1)
-            .timeout(ctx.config().timeout())
-            .header("Accept", "text/plain;version=0.0.4")
-            .GET()
-            .build();
     ScraperConfig config = ctx.config();
+    this.metricsUri = URI.create(target.metricsUrl(config.path()));
+    this.metrics =
+        ctx.http()
+            .connection(
+                target.host(),
+                target.metricsPort(),
+                target.metricsPath(config.path()),
+                "text/plain;version=0.0.4");
     this.ticksPerListing = config.ticksPerListing();
-    this.listingRequest =
+    this.listing =
         ticksPerListing == 0
             ? null
-            : HttpRequest.newBuilder(URI.create("http://" + target.address() + config.modelsPath()))
-                .version(HttpClient.Version.HTTP_1_1)
-                .timeout(config.timeout())
-                .header("Accept", "application/json")
-                .GET()
-                .build();
+            : ctx.http()
+                .connection(target.host(), target.port(), config.modelsPath(), "application/json");
+    this.timeoutNanos = config.timeout().toNanos();
+    this.strideOffset = target.address().hashCode() & 0xffff;
     this.listingLifetimeNanos =
         LISTING_LIFETIME_READS * ticksPerListing * config.interval().toNanos()
             + config.timeout().toNanos();
@@ -106,6 +108,10 @@ final class TargetTask {
     if (l != null) {
       l.cancel(true);
     }
+    metrics.close();
+    if (listing != null) {
+      listing.close();
+    }
   }
 
   private void tickQuietly() {
@@ -122,8 +128,16 @@ final class TargetTask {
     if (stopped) {
       return DONE;
     }
-    if (ticksPerListing > 0 && ticks.getAndIncrement() % ticksPerListing == 0) {
+    long tick = ticks.getAndIncrement();
+    if (ticksPerListing > 0 && tick % ticksPerListing == 0) {
       list();
+    }
+    ScrapeBudget budget = ctx.budget();
+    budget.update(ctx.nanoTime().getAsLong());
+    int stride = budget.stride();
+    if (stride > 1 && (tick + strideOffset) % stride != 0) {
+      ctx.observer().skipped("budget");
+      return DONE;
     }
     if (!inFlight.compareAndSet(false, true)) {
       ctx.observer().skipped("in_flight");
@@ -134,32 +148,27 @@ final class TargetTask {
       ctx.observer().skipped("concurrency");
       return DONE;
     }
-    return send(request, c -> call = c, this::finish);
+    return send(metrics, c -> call = c, this::finish);
   }
 
-  /** Handles a finished call: its response or error, and when it started. */
+  /** Handles a finished call: its answer or error, and when it started. */
   private interface Outcome {
-    void handle(HttpResponse<byte[]> response, Throwable error, long startNanos);
+    void handle(HttpBody response, Throwable error, long startNanos);
   }
 
   /**
-   * Sends {@code req}, cancelled once the timeout passes; {@code track} holds the call so that
-   * {@link #stop()} can cancel it. The future completes after {@code outcome} ran.
+   * Sends a GET on {@code connection}, failing once the timeout passes; {@code track} holds the
+   * call so that {@link #stop()} can cancel it. The future completes after {@code outcome} ran.
    */
   private CompletableFuture<Void> send(
-      HttpRequest req, Consumer<CompletableFuture<?>> track, Outcome outcome) {
+      HttpConnection connection, Consumer<CompletableFuture<?>> track, Outcome outcome) {
     long start = ctx.nanoTime().getAsLong();
     CompletableFuture<Void> handled = new CompletableFuture<>();
     try {
-      CompletableFuture<HttpResponse<byte[]>> c =
-          ctx.client().sendAsync(req, HttpResponse.BodyHandlers.ofByteArray());
+      CompletableFuture<HttpBody> c = connection.get(timeoutNanos);
       track.accept(c);
-      long timeout = ctx.config().timeout().toNanos();
-      ScheduledFuture<?> guard =
-          ctx.executor().schedule(() -> c.cancel(true), timeout, TimeUnit.NANOSECONDS);
       c.whenComplete(
           (response, error) -> {
-            guard.cancel(false);
             outcome.handle(response, error, start);
             handled.complete(null);
           });
@@ -170,7 +179,7 @@ final class TargetTask {
     return handled;
   }
 
-  private void finish(HttpResponse<byte[]> response, Throwable error, long start) {
+  private void finish(HttpBody response, Throwable error, long start) {
     try {
       if (!stopped) {
         handle(response, error, start);
@@ -184,16 +193,16 @@ final class TargetTask {
     }
   }
 
-  private void handle(HttpResponse<byte[]> response, Throwable error, long start) {
+  private void handle(HttpBody response, Throwable error, long start) {
     if (error != null) {
       fail(Failures.reason(error), start);
-    } else if (response.statusCode() != 200) {
-      fail("http_" + response.statusCode(), start);
+    } else if (response.status() != 200) {
+      fail("http_" + response.status(), start);
     } else if (Failures.notPrometheusText(response)) {
-      warnings.notPrometheusText(response.uri());
+      warnings.notPrometheusText(metricsUri);
       fail(Failures.NOT_PROMETHEUS_TEXT, start);
     } else {
-      ParseResult parsed = target.engine().parser().parse(response.body());
+      ParseResult parsed = target.engine().parser().parse(response.bytes(), 0, response.length());
       Mapping mapping = mapper.map(parsed.samples(), start);
       if (mapping.unusable()) {
         fail("parse", start);
@@ -202,7 +211,7 @@ final class TargetTask {
       warnings.missing(mapping.missing());
       warnings.notServing(mapping.notServing());
       boolean fresh = listingFresh(start);
-      AdapterListing l = fresh ? listing : AdapterListing.UNKNOWN;
+      AdapterListing l = fresh ? listed : AdapterListing.UNKNOWN;
       ScrapeReport report =
           new ScrapeReport(
               mapping.missing(), mapping.notServing(), fresh ? listingResult : "unknown");
@@ -222,13 +231,13 @@ final class TargetTask {
    * the result was handled.
    */
   CompletableFuture<Void> list() {
-    if (stopped || listingRequest == null || !listingInFlight.compareAndSet(false, true)) {
+    if (stopped || listing == null || !listingInFlight.compareAndSet(false, true)) {
       return DONE;
     }
-    return send(listingRequest, c -> listingCall = c, this::listed);
+    return send(listing, c -> listingCall = c, this::listed);
   }
 
-  private void listed(HttpResponse<byte[]> response, Throwable error, long start) {
+  private void listed(HttpBody response, Throwable error, long start) {
     try {
       if (stopped) {
         return;
@@ -236,19 +245,22 @@ final class TargetTask {
       String result;
       if (error != null) {
         result = Failures.reason(error);
-      } else if (response.statusCode() != 200) {
-        result = "http_" + response.statusCode();
+      } else if (response.status() != 200) {
+        result = "http_" + response.status();
       } else {
         try {
           ListingRead read =
-              ListingRead.of(target.engine(), DiscoveredModels.fromModelsList(response.body()));
+              ListingRead.of(
+                  target.engine(),
+                  DiscoveredModels.fromModelsList(
+                      Arrays.copyOf(response.bytes(), response.length())));
           result = read.result();
           if (result.equals(ListingRead.NO_LINEAGE)) {
             warnings.noLineage();
           }
           listedAtNanos = start; // before the listing: a reader that sees it sees its time
           listingResult = result;
-          listing = read.listing();
+          listed = read.listing();
         } catch (IllegalArgumentException e) {
           result = "parse";
         }

@@ -139,8 +139,10 @@ final class VllmMapper implements MetricsMapper {
     if (usageByEngine.isEmpty()) {
       return Double.NaN;
     }
-    boolean weighted =
-        usageByEngine.keySet().stream().allMatch(e -> capacities.getOrDefault(e, -1L) > 0);
+    boolean weighted = true;
+    for (String engine : usageByEngine.keySet()) {
+      weighted &= capacities.getOrDefault(engine, -1L) > 0;
+    }
     double used = 0;
     double size = 0;
     for (Map.Entry<String, Double> e : usageByEngine.entrySet()) {

@@ -11,7 +11,6 @@ import dev.pointsman.picker.scheduling.AdapterListing;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scheduling.InFlightTracker;
 import java.net.ServerSocket;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -27,7 +26,7 @@ class ScraperTest {
       "vllm:num_requests_waiting{model_name=\"m\"} 2\nvllm:num_requests_running 5\n"
           + "vllm:kv_cache_usage_perc 0.5\n";
 
-  private final HttpClient client = Scraper.newHttpClient(Duration.ofSeconds(2));
+  private final ScrapeHttp client = ScrapeHttp.create(Duration.ofSeconds(2));
   private final ManualPeriodicExecutor manual = new ManualPeriodicExecutor();
   private final AtomicLong clock = new AtomicLong(1_000_000_000L);
   private final Recorder recorder = new Recorder();
