@@ -261,11 +261,17 @@ final class PodsNeededReport {
     sb.append('\n')
         .append(
             latencyVerdict(
-                latency(name, "pointsman", outcomes), latency(name, best.policy(), outcomes)));
+                latency(name, "pointsman", outcomes),
+                latency(name, best.policy(), outcomes),
+                plan.scenario().slo().kneeP99TtftMs()));
   }
 
-  /** Pointsman's p99 on the own fleet against the best baseline's, as the report states it. */
-  static String latencyVerdict(Latency product, Latency baseline) {
+  /**
+   * Pointsman's p99 on the own fleet against the best baseline's, as the report states it: not read
+   * at all where the best baseline misses the SLO there on some seed (then this rate is past its
+   * knee, and a reduction would measure an overload's length, not the product).
+   */
+  static String latencyVerdict(Latency product, Latency baseline, double sloMs) {
     double ratio = Stats.mean(product.p99Ms()) / Stats.mean(baseline.p99Ms());
     String head =
         format(
@@ -278,6 +284,15 @@ final class PodsNeededReport {
             Stats.mean(product.doubledP99Ms()),
             Stats.mean(baseline.doubledP99Ms()),
             Stats.mean(product.doubledP99Ms()) / Stats.mean(baseline.doubledP99Ms()));
+    for (double p99 : baseline.p99Ms()) {
+      if (!(p99 <= sloMs)) {
+        return head
+            + format(
+                "**not read**: %s misses the %,.0f ms SLO on its own fleet at this rate on some"
+                    + " seed, so the rate is past its knee.%n",
+                baseline.policy(), sloMs);
+      }
+    }
     if (product.moved() || baseline.moved()) {
       return head
           + "**rejected**: doubling the measured window moved "

@@ -188,6 +188,26 @@ class PodsNeededTest {
             "pointsman against weighted-least-request: 420 against 1,900 ms (ratio 0.22; doubled"
                 + " window 420 against 1,900 ms, ratio 0.22): **lower**");
 
+    // a baseline past the SLO on its own fleet on one seed: no latency figure is read there
+    PodsNeeded.Evaluator overloaded =
+        (plan, policy, seed, pods, doubled) -> {
+          PodsNeeded.Verdict v = latencyFake(policy, seed, pods, doubled, false);
+          return policy.equals("pointsman") || seed != 2
+              ? v
+              : new PodsNeeded.Verdict(v.passes(), 2_500, 1);
+        };
+    String past =
+        PodsNeededReport.markdown(
+            List.of(s1()),
+            policies,
+            seeds,
+            new PodsNeeded(overloaded, 1, Progress.disabled()).run(List.of(s1()), policies, seeds),
+            prices,
+            false);
+    assertThat(past)
+        .contains("**not read**: weighted-least-request misses the 2,000 ms SLO")
+        .doesNotContain("**lower**");
+
     List<PodsNeeded.Outcome> drifted =
         new PodsNeeded(drifting, 1, Progress.disabled()).run(List.of(s1()), policies, seeds);
     String rejected =
