@@ -17,9 +17,11 @@ import dev.pointsman.picker.kvevents.KvEventsSettings;
 import dev.pointsman.picker.kvevents.PromptTokenizer;
 import dev.pointsman.picker.replication.ReplicationStatus;
 import dev.pointsman.picker.replication.Replicator;
+import dev.pointsman.picker.routing.FlowGate;
 import dev.pointsman.picker.routing.Objectives;
 import dev.pointsman.picker.routing.OneHopRouter;
 import dev.pointsman.picker.routing.PolicyRegistry;
+import dev.pointsman.picker.routing.Routing;
 import dev.pointsman.picker.scheduling.InFlightTracker;
 import dev.pointsman.picker.scheduling.Scheduler;
 import dev.pointsman.picker.scheduling.latency.LatencyModel;
@@ -31,6 +33,7 @@ import dev.pointsman.picker.scrape.Scraper;
 import dev.pointsman.picker.telemetry.DecisionLog;
 import dev.pointsman.picker.telemetry.EndpointDebug;
 import dev.pointsman.picker.telemetry.EndpointGauges;
+import dev.pointsman.picker.telemetry.FlowMetrics;
 import dev.pointsman.picker.telemetry.KvEventsMetrics;
 import dev.pointsman.picker.telemetry.PickerMetrics;
 import dev.pointsman.picker.telemetry.PoolGauges;
@@ -73,6 +76,9 @@ public final class PickerApp implements AutoCloseable {
   /** Prefix blocks remembered per endpoint (about 500k tokens of prompt); public for the bench. */
   public static final int PREFIX_BLOCKS_PER_ENDPOINT = 31_250;
 
+  /** How often flow control looks for expired TTLs and deadlines besides scrapes and releases. */
+  static final long FLOW_TICK_MILLIS = 50;
+
   private final PickerConfig config;
   private final Metrics metrics;
   private final InFlightTracker inFlight = new InFlightTracker();
@@ -91,6 +97,7 @@ public final class PickerApp implements AutoCloseable {
   private final PoolSource source;
   private final KvEventSubscribers kvEvents;
   private final Replicator replicator;
+  private final ScheduledExecutorService flowExecutor;
   private volatile boolean draining;
 
   /**
@@ -112,13 +119,15 @@ public final class PickerApp implements AutoCloseable {
     this.metrics = Metrics.create("pointsman-picker");
     this.datastore = new Datastore(config.scrape().datastore(), inFlight, System::nanoTime);
     this.scrapeExecutor = Executors.newScheduledThreadPool(1, daemon("pointsman-scrape"));
+    boolean flowControl = config.flowControl().enabled();
+    ScrapeTap scrapeTap = flowControl ? new ScrapeTap(datastore) : null;
     this.scraper =
         new Scraper(
             config.scrape().scraper(),
             Scraper.newHttpClient(Duration.ofMillis(config.scrape().timeoutMillis())),
             scrapeExecutor,
             System::nanoTime,
-            datastore,
+            flowControl ? scrapeTap : datastore,
             new ScrapeMetrics(metrics.registry()));
     this.decisions =
         new DecisionLog(
@@ -159,15 +168,36 @@ public final class PickerApp implements AutoCloseable {
             new Objectives(config.objectives()),
             ThreadLocalRandom::current,
             boundPool);
+    Routing routing = router;
+    this.flowExecutor =
+        flowControl ? Executors.newScheduledThreadPool(1, daemon("pointsman-flow")) : null;
+    if (flowControl) {
+      FlowGate gate =
+          new FlowGate(
+              router,
+              config.flowControl().limits(),
+              flowExecutor,
+              System::nanoTime,
+              new FlowMetrics(metrics.registry()));
+      scrapeTap.after(gate::poke);
+      // TTLs and deadlines run out between scrapes too
+      flowExecutor.scheduleWithFixedDelay(
+          gate::pump,
+          FLOW_TICK_MILLIS,
+          FLOW_TICK_MILLIS,
+          java.util.concurrent.TimeUnit.MILLISECONDS);
+      routing = gate;
+    }
     io.grpc.BindableService service =
         ExtProcService.create(
-            router,
+            routing,
             new RequestParser(
                 new ParserLimits(config.extProcSettings().maxBodyBytes(), PREFIX_CHARS, 64)),
             config.extProcSettings(),
             new PickerMetrics(metrics.registry(), decisions),
             System::nanoTime,
-            config.pickerOptions());
+            config.pickerOptions(),
+            config.flowControl().headers());
     this.grpc =
         new GrpcServer(
             config.grpc().toServerConfig(config.extProcSettings()),
@@ -417,6 +447,9 @@ public final class PickerApp implements AutoCloseable {
     source.close();
     scraper.close();
     scrapeExecutor.shutdownNow();
+    if (flowExecutor != null) {
+      flowExecutor.shutdownNow();
+    }
     admin.close();
     metrics.close();
   }

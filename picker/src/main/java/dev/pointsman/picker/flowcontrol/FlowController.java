@@ -21,8 +21,16 @@ public final class FlowController<T> {
 
   /** Where requests leave flow control. Called under the caller's lock. */
   public interface Sink<T> {
-    /** Route it now. */
+    /** Route it now: it waited. */
     void dispatch(Queued<T> q);
+
+    /**
+     * Route it now: it never waited (the pools had room and nobody waited). The caller may route it
+     * outside its lock.
+     */
+    default void admitted(Queued<T> q) {
+      dispatch(q);
+    }
 
     /** Refuse it: {@code pressure} says whether the pools still have endpoints. */
     void drop(Queued<T> q, DropReason reason, Pressure pressure);
@@ -62,7 +70,7 @@ public final class FlowController<T> {
       return null;
     }
     if (queue.isEmpty() && (!p.saturated() || !p.hasEndpoints())) {
-      sink.dispatch(q); // room, or nothing to wait for: routing answers as without flow control
+      sink.admitted(q); // room, or nothing to wait for: routing answers as without flow control
       return null;
     }
     if (!makeRoom(request, p, sink)) {
