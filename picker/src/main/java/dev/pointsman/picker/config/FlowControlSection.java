@@ -26,10 +26,11 @@ public record FlowControlSection(
     Long ttlMillis,
     String fairnessHeader,
     String deadlineHeader) {
+  // before DEFAULTS: its constructor reads it
+  private static final Pattern HEADER = Pattern.compile("[a-z0-9][a-z0-9!#$%&'*+.^_`|~-]*");
+
   public static final FlowControlSection DEFAULTS =
       new FlowControlSection(null, null, null, null, null, null);
-
-  private static final Pattern HEADER = Pattern.compile("[a-z0-9][a-z0-9!#$%&'*+.^_`|~-]*");
 
   public FlowControlSection {
     enabled = enabled != null && enabled;
