@@ -13,11 +13,14 @@ import java.util.Objects;
  */
 public final class FlowController<T> {
 
-  /** The current load of the pools, for one request. */
+  /** The current load of the pools, as one request (waiting or arriving) would meet it. */
   @FunctionalInterface
-  public interface Probe {
-    Pressure pressure(FlowRequest request);
+  public interface Probe<T> {
+    Pressure pressure(Queued<T> q);
   }
+
+  /** TTLs and deadlines are looked at no more often than this (each look probes every deadline). */
+  static final long SWEEP_NANOS = 10_000_000L;
 
   /** Where requests leave flow control. Called under the caller's lock. */
   public interface Sink<T> {
@@ -40,6 +43,7 @@ public final class FlowController<T> {
   private final FlowListener listener;
   private final FlowQueue<T> queue = new FlowQueue<>();
   private long seq;
+  private long lastSweep = Long.MIN_VALUE;
 
   public FlowController(FlowLimits limits, FlowListener listener) {
     this.limits = Objects.requireNonNull(limits, "limits");
@@ -61,10 +65,10 @@ public final class FlowController<T> {
    * (its objective cannot be met, or no room), or queued. Returns the handle of a queued request,
    * else null (the sink has been told).
    */
-  public Queued<T> admit(FlowRequest request, T payload, Probe probe, Sink<T> sink) {
+  public Queued<T> admit(FlowRequest request, T payload, Probe<T> probe, Sink<T> sink) {
     Queued<T> q = new Queued<>(request, payload, seq++);
     long now = request.arrivalNanos();
-    Pressure p = probe.pressure(request);
+    Pressure p = probe.pressure(q);
     if (missesDeadline(request, p, now)) {
       refuse(q, DropReason.DEADLINE, p, sink);
       return null;
@@ -84,31 +88,39 @@ public final class FlowController<T> {
   }
 
   /**
-   * At {@code now}: refuses requests past their TTL or whose TTFT objective can no longer be met,
-   * then dispatches in order while the pools have room.
+   * At {@code now}: refuses requests past their TTL or whose TTFT objective can no longer be met
+   * (at most every {@link #SWEEP_NANOS}), then dispatches in order while the pools have room.
    */
-  public void pump(long now, Probe probe, Sink<T> sink) {
-    for (Queued<T> q : queue.all()) {
-      FlowRequest r = q.request();
-      if (now - r.arrivalNanos() >= limits.ttlNanos()) {
-        leave(q, now);
-        refuse(q, DropReason.TTL, probe.pressure(r), sink);
-      } else if (r.hasDeadline()) {
-        Pressure p = probe.pressure(r);
-        if (missesDeadline(r, p, now)) {
-          leave(q, now);
-          refuse(q, DropReason.DEADLINE, p, sink);
-        }
-      }
+  public void pump(long now, Probe<T> probe, Sink<T> sink) {
+    if (lastSweep == Long.MIN_VALUE || now - lastSweep >= SWEEP_NANOS) {
+      lastSweep = now;
+      sweep(now, probe, sink);
     }
     while (!queue.isEmpty()) {
-      Pressure p = probe.pressure(queue.peek().request());
+      Pressure p = probe.pressure(queue.peek());
       if (p.saturated() || !p.hasEndpoints()) {
         return;
       }
       Queued<T> q = queue.poll();
       listener.dequeued(q.request(), now - q.request().arrivalNanos());
       sink.dispatch(q);
+    }
+  }
+
+  /** Refuses the requests past their TTL, and those whose TTFT objective can no longer be met. */
+  private void sweep(long now, Probe<T> probe, Sink<T> sink) {
+    for (Queued<T> q : queue.all()) {
+      FlowRequest r = q.request();
+      if (now - r.arrivalNanos() >= limits.ttlNanos()) {
+        leave(q, now);
+        refuse(q, DropReason.TTL, probe.pressure(q), sink);
+      } else if (r.hasDeadline()) {
+        Pressure p = probe.pressure(q);
+        if (missesDeadline(r, p, now)) {
+          leave(q, now);
+          refuse(q, DropReason.DEADLINE, p, sink);
+        }
+      }
     }
   }
 

@@ -37,7 +37,7 @@ public final class FlowGate implements Routing {
   private final Executor executor;
   private final LongSupplier nanos;
   private final FlowListener listener;
-  private final Map<String, Lane> lanes = new HashMap<>();
+  private final Map<String, FlowController<Waiter>> lanes = new HashMap<>();
   private final AtomicBoolean pumpQueued = new AtomicBoolean();
 
   /**
@@ -57,17 +57,12 @@ public final class FlowGate implements Routing {
     this.listener = Objects.requireNonNull(listener, "listener");
   }
 
-  private static final class Lane {
-    final FlowController<Waiter> controller;
-    FlowController.Probe probe;
-
-    Lane(FlowController<Waiter> controller) {
-      this.controller = controller;
-    }
-  }
+  /** Each request is probed against its own pools, as it would be routed. */
+  private static final FlowController.Probe<Waiter> PROBE =
+      q -> q.payload().target().probe().pressure(q.request());
 
   private record Waiter(
-      RouteInput input, CompletableFuture<RouteOutcome> future, int retryAfterSeconds) {}
+      RouteInput input, CompletableFuture<RouteOutcome> future, FlowTarget target) {}
 
   @Override
   public RouteOutcome route(RouteInput input) {
@@ -81,17 +76,14 @@ public final class FlowGate implements Routing {
       return CompletableFuture.completedFuture(router.route(input));
     }
     CompletableFuture<RouteOutcome> future = new CompletableFuture<>();
-    Waiter waiter = new Waiter(input, future, target.retryAfterSeconds());
+    Waiter waiter = new Waiter(input, future, target);
     FlowRequest request = flowRequest(input, target.priority(), nanos.getAsLong());
     List<Done> done = new ArrayList<>();
-    Lane lane;
+    FlowController<Waiter> lane;
     Queued<Waiter> queued;
     synchronized (this) {
-      lane =
-          lanes.computeIfAbsent(
-              target.key(), k -> new Lane(new FlowController<>(limits, listener)));
-      lane.probe = target.probe();
-      queued = lane.controller.admit(request, waiter, lane.probe, sink(done));
+      lane = lanes.computeIfAbsent(target.key(), k -> new FlowController<>(limits, listener));
+      queued = lane.admit(request, waiter, PROBE, sink(done));
     }
     for (Done d : done) {
       if (d.waiter() == waiter) {
@@ -102,12 +94,12 @@ public final class FlowGate implements Routing {
       }
     }
     if (queued != null) {
-      Lane l = lane;
+      FlowController<Waiter> l = lane;
       future.whenComplete(
           (o, e) -> {
             if (future.isCancelled()) {
               synchronized (this) {
-                l.controller.cancel(queued, nanos.getAsLong());
+                l.cancel(queued, nanos.getAsLong());
               }
             }
           });
@@ -139,8 +131,8 @@ public final class FlowGate implements Routing {
     List<Done> done = new ArrayList<>();
     synchronized (this) {
       long now = nanos.getAsLong();
-      for (Lane lane : lanes.values()) {
-        lane.controller.pump(now, lane.probe, sink(done));
+      for (FlowController<Waiter> lane : lanes.values()) {
+        lane.pump(now, PROBE, sink(done));
       }
     }
     done.forEach(Done::run);
@@ -160,8 +152,8 @@ public final class FlowGate implements Routing {
   /** Requests waiting now, in every queue. */
   public synchronized int waiting() {
     int n = 0;
-    for (Lane lane : lanes.values()) {
-      n += lane.controller.size();
+    for (FlowController<Waiter> lane : lanes.values()) {
+      n += lane.size();
     }
     return n;
   }
@@ -194,7 +186,7 @@ public final class FlowGate implements Routing {
       @Override
       public void drop(Queued<Waiter> q, DropReason reason, Pressure pressure) {
         RouteOutcome outcome =
-            FlowRefusals.of(reason, pressure, q.payload().retryAfterSeconds(), limits);
+            FlowRefusals.of(reason, pressure, q.payload().target().retryAfterSeconds(), limits);
         done.add(new Done(q.payload(), outcome, router));
       }
     };

@@ -138,6 +138,23 @@ class FlowControllerTest {
   }
 
   @Test
+  void ttlsAreLookedAtNoMoreOftenThanTheSweepInterval() {
+    FlowController<String> c = controller(100, 1 << 20, 100);
+    probe.saturated = true;
+    admit(c, request(0, "a", 10, -1), "r");
+    now += 95 * MS;
+    c.pump(now, probe, sink); // swept: 5 ms of TTL left
+
+    now += 5 * MS;
+    c.pump(now, probe, sink);
+    assertThat(sink.dropped).as("within the sweep interval").isEmpty();
+
+    now += FlowController.SWEEP_NANOS - 5 * MS;
+    c.pump(now, probe, sink);
+    assertThat(sink.dropped).containsExactly("r:ttl:endpoints");
+  }
+
+  @Test
   void overflowEvictsQueuedSheddableWorkFirstThenRefusesTheNewcomer() {
     FlowController<String> c = controller(3, 1 << 20, 30_000);
     probe.saturated = true;
@@ -245,14 +262,14 @@ class FlowControllerTest {
   }
 
   /** A pool whose pressure the test sets; it fills after {@code saturateAfter} dispatches. */
-  private final class Probe implements FlowController.Probe {
+  private final class Probe implements FlowController.Probe<String> {
     boolean saturated;
     boolean hasEndpoints = true;
     double ttftSeconds = Double.NaN;
     int saturateAfter = Integer.MAX_VALUE;
 
     @Override
-    public Pressure pressure(FlowRequest request) {
+    public Pressure pressure(Queued<String> q) {
       boolean full = saturated || sink.dispatched.size() >= saturateAfter;
       return new Pressure(hasEndpoints, full, ttftSeconds);
     }
