@@ -9,6 +9,7 @@ import dev.pointsman.picker.config.PoolConfig;
 import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.datastore.PoolDefinition;
 import dev.pointsman.picker.extproc.ExtProcService;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.kvevents.EnginePrefix;
 import dev.pointsman.picker.kvevents.HfPromptTokenizer;
 import dev.pointsman.picker.kvevents.KvBlockIndex;
@@ -172,13 +173,17 @@ public final class PickerApp implements AutoCloseable {
     this.flowExecutor =
         flowControl ? Executors.newScheduledThreadPool(1, daemon("pointsman-flow")) : null;
     if (flowControl) {
+      FlowMetrics flowMetrics = new FlowMetrics(metrics.registry());
+      TokenBudgets budgets = config.flowControl().tokenBudgets(System::nanoTime);
+      flowMetrics.bindBudgets(budgets);
       FlowGate gate =
           new FlowGate(
               router,
               config.flowControl().limits(),
               flowExecutor,
               System::nanoTime,
-              new FlowMetrics(metrics.registry()));
+              flowMetrics,
+              budgets);
       scrapeTap.after(gate::poke);
       // TTLs and deadlines run out between scrapes too
       flowExecutor.scheduleWithFixedDelay(

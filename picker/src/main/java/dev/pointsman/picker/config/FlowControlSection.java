@@ -1,7 +1,10 @@
 package dev.pointsman.picker.config;
 
 import dev.pointsman.picker.extproc.FlowHeaders;
+import dev.pointsman.picker.flowcontrol.Budget;
 import dev.pointsman.picker.flowcontrol.FlowLimits;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -18,6 +21,8 @@ import java.util.regex.Pattern;
  *     x-gateway-inference-fairness-id}); requests without it share one default flow
  * @param deadlineHeader the request header carrying the time-to-first-token objective in
  *     milliseconds (default {@code x-slo-ttft-ms})
+ * @param budgets tenants' token and request budgets per minute, kept by each replica alone (none by
+ *     default: tenants are not limited)
  */
 public record FlowControlSection(
     Boolean enabled,
@@ -25,12 +30,13 @@ public record FlowControlSection(
     Long maxQueuedBytes,
     Long ttlMillis,
     String fairnessHeader,
-    String deadlineHeader) {
+    String deadlineHeader,
+    List<BudgetEntry> budgets) {
   // before DEFAULTS: its constructor reads it
   private static final Pattern HEADER = Pattern.compile("[a-z0-9][a-z0-9!#$%&'*+.^_`|~-]*");
 
   public static final FlowControlSection DEFAULTS =
-      new FlowControlSection(null, null, null, null, null, null);
+      new FlowControlSection(null, null, null, null, null, null, null);
 
   public FlowControlSection {
     enabled = enabled != null && enabled;
@@ -39,6 +45,8 @@ public record FlowControlSection(
     ttlMillis = ttlMillis == null ? 30_000L : ttlMillis;
     fairnessHeader = fairnessHeader == null ? FlowHeaders.DEFAULT_FAIRNESS : fairnessHeader;
     deadlineHeader = deadlineHeader == null ? FlowHeaders.DEFAULT_DEADLINE : deadlineHeader;
+    budgets = budgets == null ? List.of() : List.copyOf(budgets);
+    new TokenBudgets(budgetList(budgets), () -> 0L); // no tenant and model twice
     if (maxQueued < 1) {
       throw new IllegalArgumentException("maxQueued: " + maxQueued + " (expected >= 1)");
     }
@@ -57,6 +65,43 @@ public record FlowControlSection(
       throw new IllegalArgumentException(
           key + ": '" + name + "' (expected a lower-case HTTP header name)");
     }
+  }
+
+  /**
+   * One tenant's budget per minute.
+   *
+   * @param fairnessId the tenant (the fairness header's value)
+   * @param model the model it applies to, or absent for all the tenant's models
+   * @param tokensPerMinute prompt plus generated tokens per minute; absent or 0: no token limit
+   * @param requestsPerMinute requests per minute; absent or 0: no request limit
+   */
+  public record BudgetEntry(
+      String fairnessId, String model, Long tokensPerMinute, Long requestsPerMinute) {
+    public BudgetEntry {
+      tokensPerMinute = tokensPerMinute == null ? 0 : tokensPerMinute;
+      requestsPerMinute = requestsPerMinute == null ? 0 : requestsPerMinute;
+      toBudget(fairnessId, model, tokensPerMinute, requestsPerMinute); // validates
+    }
+
+    private static Budget toBudget(String fairnessId, String model, long tokens, long requests) {
+      if (fairnessId == null) {
+        throw new IllegalArgumentException("fairnessId: null (expected a tenant)");
+      }
+      return new Budget(fairnessId, model, tokens, requests);
+    }
+
+    public Budget toBudget() {
+      return toBudget(fairnessId, model, tokensPerMinute, requestsPerMinute);
+    }
+  }
+
+  private static List<Budget> budgetList(List<BudgetEntry> entries) {
+    return entries.stream().map(BudgetEntry::toBudget).toList();
+  }
+
+  /** The budgets, on the injected clock. */
+  public TokenBudgets tokenBudgets(java.util.function.LongSupplier nanos) {
+    return new TokenBudgets(budgetList(budgets), nanos);
   }
 
   /** The queue's bounds. */

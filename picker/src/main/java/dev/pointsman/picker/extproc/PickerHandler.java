@@ -138,8 +138,13 @@ final class PickerHandler implements ExtProcHandler {
       return new Verdict.Reject(r.error(), r.reason(), r.retryAfterSeconds());
     }
     String why = r.droppedReason() == null ? DroppedReason.INTERNAL : r.droppedReason();
-    return new Verdict.Reject(
-        r.error(), r.reason(), r.retryAfterSeconds(), Map.of(DroppedReason.HEADER, why));
+    if (r.headers().isEmpty()) {
+      return new Verdict.Reject(
+          r.error(), r.reason(), r.retryAfterSeconds(), Map.of(DroppedReason.HEADER, why));
+    }
+    Map<String, String> headers = new LinkedHashMap<>(r.headers());
+    headers.put(DroppedReason.HEADER, why);
+    return new Verdict.Reject(r.error(), r.reason(), r.retryAfterSeconds(), headers);
   }
 
   /** The {@code x-slo-tpot-ms} header in seconds, NaN when absent. */

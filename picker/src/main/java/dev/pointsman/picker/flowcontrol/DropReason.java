@@ -11,7 +11,9 @@ public enum DropReason {
   /** Its TTFT objective could not be met (passed, or no endpoint is predicted to meet it). */
   DEADLINE,
   /** It was sheddable and made room for a request of a higher band. */
-  EVICTED;
+  EVICTED,
+  /** Its tenant's token or request budget had not enough left. */
+  BUDGET;
 
   public String label() {
     return name().toLowerCase(Locale.ROOT);

@@ -34,6 +34,9 @@ public final class DroppedReason {
   /** Flow control: the request's TTFT objective could not be met (429). */
   public static final String DEADLINE = "rejected-deadline";
 
+  /** Flow control: the tenant's token or request budget is spent for now (429). */
+  public static final String BUDGET = "rejected-budget";
+
   /** A 429 or 503 with no more specific reason. llm-d's value. */
   public static final String INTERNAL = "rejected-internal";
 

@@ -8,6 +8,7 @@ import dev.pointsman.picker.flowcontrol.FlowListener;
 import dev.pointsman.picker.flowcontrol.FlowRequest;
 import dev.pointsman.picker.flowcontrol.Pressure;
 import dev.pointsman.picker.flowcontrol.Queued;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -39,6 +40,7 @@ public final class FlowGate implements Routing {
   private final FlowListener listener;
   private final Map<String, FlowController<Waiter>> lanes = new HashMap<>();
   private final AtomicBoolean pumpQueued = new AtomicBoolean();
+  private final BudgetLedger ledger;
 
   /**
    * @param executor runs the dispatch after a release or a scrape ({@link #poke})
@@ -50,6 +52,21 @@ public final class FlowGate implements Routing {
       Executor executor,
       LongSupplier nanos,
       FlowListener listener) {
+    this(router, limits, executor, nanos, listener, TokenBudgets.none());
+  }
+
+  /**
+   * @param budgets the tenants' token and request budgets, reserved at admission and settled from
+   *     each response's usage
+   */
+  public FlowGate(
+      OneHopRouter router,
+      FlowLimits limits,
+      Executor executor,
+      LongSupplier nanos,
+      FlowListener listener,
+      TokenBudgets budgets) {
+    this.ledger = new BudgetLedger(Objects.requireNonNull(budgets, "budgets"));
     this.router = Objects.requireNonNull(router, "router");
     this.limits = Objects.requireNonNull(limits, "limits");
     this.executor = Objects.requireNonNull(executor, "executor");
@@ -62,7 +79,10 @@ public final class FlowGate implements Routing {
       q -> q.payload().target().probe().pressure(q.request());
 
   private record Waiter(
-      RouteInput input, CompletableFuture<RouteOutcome> future, FlowTarget target) {}
+      RouteInput input,
+      CompletableFuture<RouteOutcome> future,
+      FlowTarget target,
+      TokenBudgets.Reservation reservation) {}
 
   @Override
   public RouteOutcome route(RouteInput input) {
@@ -75,9 +95,16 @@ public final class FlowGate implements Routing {
     if (target == null) {
       return CompletableFuture.completedFuture(router.route(input));
     }
-    CompletableFuture<RouteOutcome> future = new CompletableFuture<>();
-    Waiter waiter = new Waiter(input, future, target);
     FlowRequest request = flowRequest(input, target.priority(), nanos.getAsLong());
+    TokenBudgets.Admission budget =
+        ledger.budgets().reserve(request.tenant(), input.body().model(), request.tokens());
+    if (!budget.admitted()) {
+      listener.rejected(request, DropReason.BUDGET);
+      return CompletableFuture.completedFuture(
+          FlowRefusals.budget(request.tenant(), budget.refusal()));
+    }
+    CompletableFuture<RouteOutcome> future = new CompletableFuture<>();
+    Waiter waiter = new Waiter(input, future, target, budget.reservation());
     List<Done> done = new ArrayList<>();
     FlowController<Waiter> lane;
     Queued<Waiter> queued;
@@ -87,10 +114,10 @@ public final class FlowGate implements Routing {
     }
     for (Done d : done) {
       if (d.waiter() == waiter) {
-        d.run();
+        run(d);
       } else {
         // the caller holds its own stream: another stream's reply goes out from the executor
-        executor.execute(d::run);
+        executor.execute(() -> run(d));
       }
     }
     if (queued != null) {
@@ -98,8 +125,12 @@ public final class FlowGate implements Routing {
       future.whenComplete(
           (o, e) -> {
             if (future.isCancelled()) {
+              boolean left;
               synchronized (this) {
-                l.cancel(queued, nanos.getAsLong());
+                left = l.cancel(queued, nanos.getAsLong());
+              }
+              if (left) {
+                ledger.release(waiter.reservation());
               }
             }
           });
@@ -135,7 +166,7 @@ public final class FlowGate implements Routing {
         lane.pump(now, PROBE, sink(done));
       }
     }
-    done.forEach(Done::run);
+    done.forEach(this::run);
   }
 
   /** Capacity may have freed (a scrape, a release): pumps on the executor, coalesced. */
@@ -162,12 +193,21 @@ public final class FlowGate implements Routing {
    * A request's outcome, delivered outside the lock: {@code outcome} is computed then (null: route
    * it then, it never waited).
    */
-  private record Done(Waiter waiter, RouteOutcome outcome, OneHopRouter router) {
-    void run() {
-      RouteOutcome o = outcome != null ? outcome : router.route(waiter.input());
-      if (!waiter.future().complete(o) && o instanceof RouteOutcome.Routed r) {
-        r.picked().ticket().release(); // the stream went away meanwhile
-      }
+  private record Done(Waiter waiter, RouteOutcome outcome) {}
+
+  private void run(Done d) {
+    Waiter w = d.waiter();
+    RouteOutcome o = d.outcome() != null ? d.outcome() : router.route(w.input());
+    if (o instanceof RouteOutcome.Routed r) {
+      ledger.routed(r, w.reservation()); // before the stream can end it
+    }
+    boolean delivered = w.future().complete(o);
+    if (!delivered && o instanceof RouteOutcome.Routed r) {
+      r.picked().ticket().release(); // the stream went away meanwhile
+      ledger.forget(r);
+    }
+    if (!(o instanceof RouteOutcome.Routed) || !delivered) {
+      ledger.release(w.reservation()); // it never reached a model server
     }
   }
 
@@ -175,26 +215,28 @@ public final class FlowGate implements Routing {
     return new FlowController.Sink<>() {
       @Override
       public void dispatch(Queued<Waiter> q) {
-        done.add(new Done(q.payload(), router.route(q.payload().input()), router));
+        done.add(new Done(q.payload(), router.route(q.payload().input())));
       }
 
       @Override
       public void admitted(Queued<Waiter> q) {
-        done.add(new Done(q.payload(), null, router));
+        done.add(new Done(q.payload(), null));
       }
 
       @Override
       public void drop(Queued<Waiter> q, DropReason reason, Pressure pressure) {
         RouteOutcome outcome =
             FlowRefusals.of(reason, pressure, q.payload().target().retryAfterSeconds(), limits);
-        done.add(new Done(q.payload(), outcome, router));
+        done.add(new Done(q.payload(), outcome));
       }
     };
   }
 
   @Override
   public RouteOutcome.Routed served(RouteOutcome.Routed routed, String endpoint) {
-    return router.served(routed, endpoint);
+    RouteOutcome.Routed now = router.served(routed, endpoint);
+    ledger.moved(routed, now);
+    return now;
   }
 
   @Override
@@ -205,6 +247,7 @@ public final class FlowGate implements Routing {
   @Override
   public void completed(RouteOutcome.Routed routed, Completion completion) {
     router.completed(routed, completion);
+    ledger.completed(routed, completion);
     poke();
   }
 

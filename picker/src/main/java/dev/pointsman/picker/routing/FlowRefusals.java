@@ -4,6 +4,7 @@ import dev.pointsman.inference.error.OpenAiError;
 import dev.pointsman.picker.flowcontrol.DropReason;
 import dev.pointsman.picker.flowcontrol.FlowLimits;
 import dev.pointsman.picker.flowcontrol.Pressure;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 
 /**
  * Flow control's refusals as responses: 429 with {@code retry-after} and the drop reason, except a
@@ -36,6 +37,36 @@ final class FlowRefusals {
         dropped(reason));
   }
 
+  /**
+   * A tenant over its budget: 429 with {@code retry-after} (when enough will have refilled) and the
+   * budget's limits and remaining values in OpenAI's {@code x-ratelimit-*} headers.
+   */
+  static RouteOutcome.Rejected budget(String tenant, TokenBudgets.Refusal r) {
+    java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
+    if (r.limitTokens() >= 0) {
+      headers.put("x-ratelimit-limit-tokens", Long.toString(r.limitTokens()));
+      headers.put("x-ratelimit-remaining-tokens", Long.toString(Math.max(0, r.remainingTokens())));
+    }
+    if (r.limitRequests() >= 0) {
+      headers.put("x-ratelimit-limit-requests", Long.toString(r.limitRequests()));
+      headers.put("x-ratelimit-remaining-requests", Long.toString(r.remainingRequests()));
+    }
+    return new RouteOutcome.Rejected(
+        new OpenAiError(
+            429,
+            "budget of tenant '"
+                + tenant
+                + "' spent for now: retry in "
+                + r.retryAfterSeconds()
+                + " s (flowControl.budgets)",
+            "rate_limit_error",
+            "budget_exceeded"),
+        "flow_budget",
+        (int) Math.min(Integer.MAX_VALUE, r.retryAfterSeconds()),
+        DroppedReason.BUDGET,
+        headers);
+  }
+
   private static String message(DropReason reason, FlowLimits limits) {
     return switch (reason) {
       case TTL ->
@@ -52,6 +83,7 @@ final class FlowRefusals {
       case DEADLINE ->
           "the time-to-first-token objective cannot be met: it has passed, or no endpoint is"
               + " predicted to give a first token before it";
+      case BUDGET -> "the tenant's budget is spent for now";
     };
   }
 
@@ -61,6 +93,7 @@ final class FlowRefusals {
       case OVERFLOW -> "queue_full";
       case EVICTED -> "evicted";
       case DEADLINE -> "deadline_unmeetable";
+      case BUDGET -> "budget_exceeded";
     };
   }
 
@@ -70,6 +103,7 @@ final class FlowRefusals {
       case OVERFLOW -> DroppedReason.QUEUE_FULL;
       case EVICTED -> DroppedReason.EVICTED;
       case DEADLINE -> DroppedReason.DEADLINE;
+      case BUDGET -> DroppedReason.BUDGET;
     };
   }
 }

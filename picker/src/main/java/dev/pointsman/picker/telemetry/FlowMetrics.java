@@ -1,8 +1,10 @@
 package dev.pointsman.picker.telemetry;
 
+import dev.pointsman.picker.flowcontrol.Budget;
 import dev.pointsman.picker.flowcontrol.DropReason;
 import dev.pointsman.picker.flowcontrol.FlowListener;
 import dev.pointsman.picker.flowcontrol.FlowRequest;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -53,12 +55,33 @@ public final class FlowMetrics implements FlowListener {
   @Override
   public void rejected(FlowRequest request, DropReason reason) {
     Counter.builder("pointsman.flow.control.rejections")
-        .description("Requests flow control refused, by reason (ttl, overflow, deadline, evicted)")
+        .description(
+            "Requests flow control refused, by reason (ttl, overflow, deadline, evicted, budget)")
         .tag("reason", reason.label())
         .tag("priority", Integer.toString(request.priority()))
         .tag("fairness_id", tenant(request.tenant()))
         .register(registry)
         .increment();
+  }
+
+  /**
+   * One gauge per configured budget: the tokens (and requests) left in it now. Bounded by the
+   * configuration.
+   */
+  public void bindBudgets(TokenBudgets budgets) {
+    for (Budget b : budgets.budgets()) {
+      String model = b.model() == null ? "" : b.model();
+      if (b.tokensPerMinute() > 0) {
+        Gauge.builder(
+                "pointsman.flow.control.budget.remaining.tokens",
+                budgets,
+                t -> t.remainingTokens(b.tenant(), b.model()))
+            .description("Tokens left in a tenant's budget for the current minute")
+            .tag("fairness_id", b.tenant())
+            .tag("model", model)
+            .register(registry);
+      }
+    }
   }
 
   private AtomicLong depth(FlowRequest request) {
