@@ -39,6 +39,24 @@ class FlowControlConfigTest {
     assertThat(f.headers().deadline()).isEqualTo("x-ttft");
   }
 
+  @Test
+  void readsBudgets() {
+    FlowControlSection f =
+        PickerConfig.parse(
+                POOL
+                    + "flowControl:\n"
+                    + "  enabled: true\n"
+                    + "  budgets:\n"
+                    + "    - {fairnessId: team-a, tokensPerMinute: 100000, requestsPerMinute: 600}\n"
+                    + "    - {fairnessId: team-a, model: m, tokensPerMinute: 5000}\n")
+            .flowControl();
+
+    assertThat(f.budgets()).hasSize(2);
+    assertThat(f.budgets().get(1).toBudget().requestsPerMinute()).isZero();
+    assertThat(f.tokenBudgets(() -> 0L).remainingTokens("team-a", "m")).isEqualTo(5000);
+    assertThat(f.tokenBudgets(() -> 0L).remainingTokens("team-a", "other")).isEqualTo(100_000);
+  }
+
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
@@ -47,6 +65,11 @@ class FlowControlConfigTest {
         "flowControl: {maxQueuedBytes: 0} | flowControl.maxQueuedBytes: 0 (expected >= 1)",
         "flowControl: {ttlMillis: 0} | flowControl.ttlMillis: 0 (expected 1..3600000)",
         "flowControl: {fairnessHeader: 'X Tenant'} | flowControl.fairnessHeader: 'X Tenant'",
+        "flowControl: {budgets: [{fairnessId: a, tokensPerMinute: -5}]} | flowControl.budgets[0]"
+            + ".tokensPerMinute: -5 (expected >= 0, 0 for no limit)",
+        "flowControl: {budgets: [{fairnessId: a}]} | expected at least one limit",
+        "flowControl: {budgets: [{fairnessId: a, tokensPerMinute: 1},"
+            + " {fairnessId: a, tokensPerMinute: 2}]} | (already has a budget)",
         "flowControl: {enabled: true}\\nextProc: {requestBodyMode: BUFFERED} | flowControl.enabled:"
             + " true (expected extProc.requestBodyMode FULL_DUPLEX_STREAMED)",
       })

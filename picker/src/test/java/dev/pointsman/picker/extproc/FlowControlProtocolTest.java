@@ -12,8 +12,10 @@ import dev.pointsman.inference.model.ModelsConfig;
 import dev.pointsman.inference.model.PoolTarget;
 import dev.pointsman.inference.request.ParserLimits;
 import dev.pointsman.inference.request.RequestParser;
+import dev.pointsman.picker.flowcontrol.Budget;
 import dev.pointsman.picker.flowcontrol.FlowLimits;
 import dev.pointsman.picker.flowcontrol.FlowListener;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.routing.FlowGate;
 import dev.pointsman.picker.routing.Objectives;
 import dev.pointsman.picker.routing.OneHopRouter;
@@ -81,7 +83,8 @@ class FlowControlProtocolTest {
             new FlowLimits(10, 1 << 20, 1_000 * MS),
             executor,
             clock::get,
-            FlowListener.NONE);
+            FlowListener.NONE,
+            new TokenBudgets(List.of(new Budget("metered", null, 0, 1)), clock::get));
     String name = InProcessServerBuilder.generateName();
     server =
         InProcessServerBuilder.forName(name)
@@ -205,6 +208,21 @@ class FlowControlProtocolTest {
     Replies.assertError(r, 429, "deadline_unmeetable");
     assertThat(Replies.setHeaders(r.getImmediateResponse()))
         .containsEntry("x-llm-d-request-dropped-reason", "rejected-deadline");
+  }
+
+  @Test
+  void aTenantOverItsBudgetGets429WithRetryAfterAndItsRemainingValues() {
+    send(Replies.chat(MODEL, "hello", false), "x-gateway-inference-fairness-id", "metered");
+    EnvoyReplay s =
+        send(Replies.chat(MODEL, "again", false), "x-gateway-inference-fairness-id", "metered");
+
+    ProcessingResponse r = s.next();
+    Replies.assertError(r, 429, "budget_exceeded");
+    assertThat(Replies.setHeaders(r.getImmediateResponse()))
+        .containsEntry("x-llm-d-request-dropped-reason", "rejected-budget")
+        .containsEntry("retry-after", "60")
+        .containsEntry("x-ratelimit-limit-requests", "1")
+        .containsEntry("x-ratelimit-remaining-requests", "0");
   }
 
   /** Runs what it was given when the test says so. */
