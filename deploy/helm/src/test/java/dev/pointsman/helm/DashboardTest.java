@@ -65,7 +65,12 @@ class DashboardTest {
             e ->
                 assertThat(e)
                     .contains("pointsman_flow_control_rejections_total")
-                    .contains("reason"));
+                    .contains("reason"))
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .contains("pointsman_flow_control_budget_remaining_tokens")
+                    .contains("fairness_id"));
   }
 
   @Test
