@@ -14,7 +14,8 @@ public interface ExtProcHandler {
    *
    * @param head the request's headers and Envoy metadata
    * @param body what the body says
-   * @return forward (with header mutations) or reject
+   * @return forward (with header mutations) or reject, or {@link Verdict.Deferred} to decide later
+   *     from another thread while the stream waits
    */
   Verdict decide(RequestHead head, ParsedRequest body);
 

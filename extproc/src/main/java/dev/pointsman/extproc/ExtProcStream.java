@@ -13,8 +13,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One ext_proc stream, i.e. one HTTP request through Envoy. Dispatches each message to the request
  * or response phase and maps failures to OpenAI-style immediate responses, so that nothing escapes
- * as a gRPC UNKNOWN. gRPC delivers one call's messages serially and every reply is sent from those
- * callbacks, so replies are serialized too.
+ * as a gRPC UNKNOWN. gRPC delivers one call's messages serially; a deferred verdict ({@link
+ * Verdict.Deferred}) arrives from another thread. Every entry point holds this stream's monitor, so
+ * replies are serialized (a {@code StreamObserver} is not thread-safe) and a verdict that arrives
+ * after the stream ended sends nothing.
  */
 final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private static final Logger log = LoggerFactory.getLogger(ExtProcStream.class);
@@ -34,19 +36,29 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   }
 
   @Override
-  public void onNext(ProcessingRequest message) {
+  public synchronized void onNext(ProcessingRequest message) {
     if (closed) {
       return;
     }
+    guarded(
+        message.getRequestCase().name(),
+        () -> {
+          adoptProtocolConfig(message);
+          dispatch(message);
+          awaitDeferred();
+        });
+  }
+
+  /** Runs {@code step}, answering any failure with an immediate response. */
+  private void guarded(String what, Runnable step) {
     try {
-      adoptProtocolConfig(message);
-      dispatch(message);
+      step.run();
     } catch (RequestRejectedException e) {
       reject(e.error(), e.reason().label(), 0, java.util.Map.of());
     } catch (Rejection e) {
       reject(e.error(), e.reason(), e.retryAfterSeconds(), e.headers());
     } catch (RuntimeException e) {
-      log.warn("ext_proc stream failed on {}: {}", message.getRequestCase(), e.toString(), e);
+      log.warn("ext_proc stream failed on {}: {}", what, e.toString(), e);
       reject(
           new OpenAiError(
               500, "internal error in the ext_proc service", "server_error", "internal"),
@@ -54,6 +66,33 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
           0,
           java.util.Map.of());
     }
+  }
+
+  /** Subscribes to a verdict the handler deferred; it may complete at once, on this thread. */
+  private void awaitDeferred() {
+    Verdict.Deferred d = request.awaiting();
+    if (d != null) {
+      d.verdict().whenComplete(this::resume);
+    }
+  }
+
+  /** A deferred verdict arrived (from any thread). */
+  private synchronized void resume(Verdict verdict, Throwable failure) {
+    if (closed || request.awaiting() == null) {
+      if (verdict instanceof Verdict.Forward f) {
+        // nobody to send it to: the request never left, its hold is released now
+        f.listener().onEnd(new Completion(0, -1, 0, Usage.NONE, null, Completion.End.CANCELLED));
+      }
+      return;
+    }
+    guarded(
+        "deferred verdict",
+        () -> {
+          if (failure != null) {
+            throw new IllegalStateException("deferred verdict failed", failure);
+          }
+          request.resume(verdict);
+        });
   }
 
   private void dispatch(ProcessingRequest message) {
@@ -112,7 +151,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   }
 
   @Override
-  public void onError(Throwable t) {
+  public synchronized void onError(Throwable t) {
     Status status = Status.fromThrowable(t);
     boolean cancelled = status.getCode() == Status.Code.CANCELLED;
     if (!cancelled) {
@@ -122,7 +161,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   }
 
   @Override
-  public void onCompleted() {
+  public synchronized void onCompleted() {
     end(Completion.End.COMPLETED);
     out.onCompleted();
   }
@@ -142,6 +181,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private void finish(String how) {
     if (!closed) {
       closed = true;
+      request.abandon();
       request.endWithoutResponse(Completion.End.ERROR);
       context.events().onStreamEnd(how);
     }

@@ -26,6 +26,8 @@ import java.util.UUID;
  *     milliseconds), or null when absent
  * @param testEndpointSelection {@code test-epp-endpoint-selection} as sent (the conformance suite's
  *     endpoint restriction, honoured only in conformance test mode), or null when absent
+ * @param headers every regular (not pseudo) header by its lower-case name, the first value of a
+ *     repeated one
  */
 public record RequestHead(
     String method,
@@ -37,7 +39,17 @@ public record RequestHead(
     Set<String> subset,
     long contentLength,
     String tpotSlo,
-    String testEndpointSelection) {
+    String testEndpointSelection,
+    java.util.Map<String, String> headers) {
+
+  public RequestHead {
+    headers = headers == null ? java.util.Map.of() : java.util.Map.copyOf(headers);
+  }
+
+  /** A header's value by its lower-case name, or null. */
+  public String header(String name) {
+    return headers.get(name);
+  }
 
   /** The header carrying a request's time-per-output-token objective, in milliseconds. */
   public static final String TPOT_SLO_HEADER = "x-slo-tpot-ms";
@@ -57,8 +69,12 @@ public record RequestHead(
     long contentLength = -1;
     String tpotSlo = null;
     String testSelection = null;
+    java.util.Map<String, String> all = new java.util.HashMap<>();
     for (HeaderValue h : headers.getHeaders().getHeadersList()) {
       String v = value(h);
+      if (!h.getKey().startsWith(":")) {
+        all.putIfAbsent(h.getKey(), v);
+      }
       switch (h.getKey()) {
         case ":method" -> method = v;
         case ":path" -> path = stripQuery(v);
@@ -85,7 +101,8 @@ public record RequestHead(
         subset(metadata),
         contentLength,
         tpotSlo,
-        testSelection);
+        testSelection,
+        all);
   }
 
   /**

@@ -38,6 +38,10 @@ final class RequestPhase {
   private Verdict.Forward forward;
   private long decidedAtNanos;
   private boolean ended;
+  private Verdict.Deferred deferred;
+  private ParsedRequest deferredBody;
+  private boolean deferredEndOfStream;
+  private boolean trailersOwed;
 
   RequestPhase(Consumer<ProcessingResponse> send, ExtProcContext context) {
     this.send = send;
@@ -139,14 +143,63 @@ final class RequestPhase {
       bodyEnded = true; // a body ended by trailers
       decideAndForward(false);
     }
+    if (deferred != null) {
+      trailersOwed = true; // the trailers reply follows the held headers reply and the body
+      return;
+    }
     send.accept(Responses.requestTrailers());
   }
 
   private void decideAndForward(boolean endOfStream) {
     ParsedRequest parsed = body.finish();
     Verdict verdict = context.handler().decide(head, parsed);
+    if (verdict instanceof Verdict.Deferred d) {
+      deferred = d;
+      deferredBody = parsed;
+      deferredEndOfStream = endOfStream;
+      return;
+    }
+    apply(verdict, parsed, endOfStream);
+  }
+
+  /** The verdict the request waits for, or null: the stream subscribes to it. */
+  Verdict.Deferred awaiting() {
+    return deferred;
+  }
+
+  /**
+   * The awaited verdict arrived: sends what the decision would have sent, then the trailers reply
+   * if one is owed. Call serialized with the stream's messages.
+   */
+  void resume(Verdict verdict) {
+    if (deferred == null) {
+      return;
+    }
+    deferred = null;
+    ParsedRequest parsed = deferredBody;
+    deferredBody = null;
+    apply(verdict, parsed, deferredEndOfStream);
+    if (trailersOwed) {
+      trailersOwed = false;
+      send.accept(Responses.requestTrailers());
+    }
+  }
+
+  /** The stream ended while the request waited: it stops waiting. */
+  void abandon() {
+    Verdict.Deferred d = deferred;
+    deferred = null;
+    deferredBody = null;
+    if (d != null) {
+      d.abandon().run();
+    }
+  }
+
+  private void apply(Verdict verdict, ParsedRequest parsed, boolean endOfStream) {
     decidedAtNanos = context.clock().getAsLong();
     switch (verdict) {
+      case Verdict.Deferred d ->
+          throw new IllegalStateException("a deferred verdict completed with another");
       case Verdict.Reject r ->
           throw new Rejection(r.error(), r.reason(), r.retryAfterSeconds(), r.headers());
       case Verdict.Forward f -> {

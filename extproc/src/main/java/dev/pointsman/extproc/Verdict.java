@@ -65,6 +65,24 @@ public sealed interface Verdict {
     }
   }
 
+  /**
+   * Decided later, from another thread: the request waits (in flow control) with its stream open
+   * and its headers reply held. The stream applies {@code verdict} when it completes, serialized
+   * with the stream's own messages; if the stream ends first it runs {@code abandon} (which must
+   * take the request out of wherever it waits) and, should a forward still arrive, ends that
+   * forward's listener at once.
+   *
+   * @param verdict completes with the verdict (never {@code Deferred}), or exceptionally
+   * @param abandon run at most once, when the stream ends before the verdict
+   */
+  record Deferred(java.util.concurrent.CompletionStage<Verdict> verdict, Runnable abandon)
+      implements Verdict {
+    public Deferred {
+      Objects.requireNonNull(verdict, "verdict");
+      Objects.requireNonNull(abandon, "abandon");
+    }
+  }
+
   /** Told how a forwarded request ended; called exactly once, however the stream ends. */
   @FunctionalInterface
   interface ResponseListener {

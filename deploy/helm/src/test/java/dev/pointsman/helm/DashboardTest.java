@@ -45,6 +45,35 @@ class DashboardTest {
   }
 
   @Test
+  void chartsFlowControlDepthWaitAndRefusals() throws Exception {
+    List<String> exprs = expressions(dashboard());
+
+    assertThat(exprs)
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .contains("inference_extension_flow_control_queue_size")
+                    .contains("by (priority)"))
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .startsWith("histogram_quantile(0.99")
+                    .contains(
+                        "inference_extension_flow_control_request_queue_duration_seconds_bucket")
+                    .contains("by (priority, le)"))
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .contains("pointsman_flow_control_rejections_total")
+                    .contains("reason"))
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .contains("pointsman_flow_control_budget_remaining_tokens")
+                    .contains("fairness_id"));
+  }
+
+  @Test
   void panelIdsAreUniqueAndEveryPanelHasADataSourceVariable() throws Exception {
     JsonNode dash = dashboard();
     Set<Integer> ids = new HashSet<>();

@@ -9,6 +9,7 @@ import dev.pointsman.picker.config.PoolConfig;
 import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.datastore.PoolDefinition;
 import dev.pointsman.picker.extproc.ExtProcService;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.kvevents.EnginePrefix;
 import dev.pointsman.picker.kvevents.HfPromptTokenizer;
 import dev.pointsman.picker.kvevents.KvBlockIndex;
@@ -17,9 +18,11 @@ import dev.pointsman.picker.kvevents.KvEventsSettings;
 import dev.pointsman.picker.kvevents.PromptTokenizer;
 import dev.pointsman.picker.replication.ReplicationStatus;
 import dev.pointsman.picker.replication.Replicator;
+import dev.pointsman.picker.routing.FlowGate;
 import dev.pointsman.picker.routing.Objectives;
 import dev.pointsman.picker.routing.OneHopRouter;
 import dev.pointsman.picker.routing.PolicyRegistry;
+import dev.pointsman.picker.routing.Routing;
 import dev.pointsman.picker.scheduling.InFlightTracker;
 import dev.pointsman.picker.scheduling.Scheduler;
 import dev.pointsman.picker.scheduling.latency.LatencyModel;
@@ -32,6 +35,7 @@ import dev.pointsman.picker.scrape.Scraper;
 import dev.pointsman.picker.telemetry.DecisionLog;
 import dev.pointsman.picker.telemetry.EndpointDebug;
 import dev.pointsman.picker.telemetry.EndpointGauges;
+import dev.pointsman.picker.telemetry.FlowMetrics;
 import dev.pointsman.picker.telemetry.KvEventsMetrics;
 import dev.pointsman.picker.telemetry.PickerMetrics;
 import dev.pointsman.picker.telemetry.PoolGauges;
@@ -74,6 +78,9 @@ public final class PickerApp implements AutoCloseable {
   /** Prefix blocks remembered per endpoint (about 500k tokens of prompt); public for the bench. */
   public static final int PREFIX_BLOCKS_PER_ENDPOINT = 31_250;
 
+  /** How often flow control looks for expired TTLs and deadlines besides scrapes and releases. */
+  static final long FLOW_TICK_MILLIS = 50;
+
   private final PickerConfig config;
   private final Metrics metrics;
   private final InFlightTracker inFlight = new InFlightTracker();
@@ -93,6 +100,7 @@ public final class PickerApp implements AutoCloseable {
   private final PoolSource source;
   private final KvEventSubscribers kvEvents;
   private final Replicator replicator;
+  private final ScheduledExecutorService flowExecutor;
   private volatile boolean draining;
 
   /**
@@ -115,13 +123,15 @@ public final class PickerApp implements AutoCloseable {
     this.datastore = new Datastore(config.scrape().datastore(), inFlight, System::nanoTime);
     this.scrapeExecutor = Executors.newScheduledThreadPool(1, daemon("pointsman-scrape"));
     this.scrapeHttp = ScrapeHttp.create(Duration.ofMillis(config.scrape().timeoutMillis()));
+    boolean flowControl = config.flowControl().enabled();
+    ScrapeTap scrapeTap = flowControl ? new ScrapeTap(datastore) : null;
     this.scraper =
         new Scraper(
             config.scrape().scraper(),
             scrapeHttp,
             scrapeHttp.executor(),
             System::nanoTime,
-            datastore,
+            flowControl ? scrapeTap : datastore,
             new ScrapeMetrics(metrics.registry()));
     this.decisions =
         new DecisionLog(
@@ -162,15 +172,40 @@ public final class PickerApp implements AutoCloseable {
             new Objectives(config.objectives()),
             ThreadLocalRandom::current,
             boundPool);
+    Routing routing = router;
+    this.flowExecutor =
+        flowControl ? Executors.newScheduledThreadPool(1, daemon("pointsman-flow")) : null;
+    if (flowControl) {
+      FlowMetrics flowMetrics = new FlowMetrics(metrics.registry());
+      TokenBudgets budgets = config.flowControl().tokenBudgets(System::nanoTime);
+      flowMetrics.bindBudgets(budgets);
+      FlowGate gate =
+          new FlowGate(
+              router,
+              config.flowControl().limits(),
+              flowExecutor,
+              System::nanoTime,
+              flowMetrics,
+              budgets);
+      scrapeTap.after(gate::poke);
+      // TTLs and deadlines run out between scrapes too
+      flowExecutor.scheduleWithFixedDelay(
+          gate::pump,
+          FLOW_TICK_MILLIS,
+          FLOW_TICK_MILLIS,
+          java.util.concurrent.TimeUnit.MILLISECONDS);
+      routing = gate;
+    }
     io.grpc.BindableService service =
         ExtProcService.create(
-            router,
+            routing,
             new RequestParser(
                 new ParserLimits(config.extProcSettings().maxBodyBytes(), PREFIX_CHARS, 64)),
             config.extProcSettings(),
             new PickerMetrics(metrics.registry(), decisions),
             System::nanoTime,
-            config.pickerOptions());
+            config.pickerOptions(),
+            config.flowControl().headers());
     this.grpc =
         new GrpcServer(
             config.grpc().toServerConfig(config.extProcSettings()),
@@ -421,6 +456,9 @@ public final class PickerApp implements AutoCloseable {
     scraper.close();
     scrapeHttp.close();
     scrapeExecutor.shutdownNow();
+    if (flowExecutor != null) {
+      flowExecutor.shutdownNow();
+    }
     admin.close();
     metrics.close();
   }

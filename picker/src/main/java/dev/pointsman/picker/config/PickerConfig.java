@@ -4,6 +4,7 @@ import dev.pointsman.config.AdminSection;
 import dev.pointsman.config.ExtProcSection;
 import dev.pointsman.config.GrpcSection;
 import dev.pointsman.config.Yaml;
+import dev.pointsman.extproc.BodyMode;
 import dev.pointsman.extproc.ExtProcSettings;
 import dev.pointsman.inference.model.ModelEntry;
 import dev.pointsman.inference.model.ModelsConfig;
@@ -31,6 +32,7 @@ import java.util.Set;
  * @param protocol the data plane kind and the conformance test hooks
  * @param shutdown the not-ready grace period on SIGTERM
  * @param replication sharing state with the other picker replicas (off by default)
+ * @param flowControl holding requests for saturated pools in the picker (off by default)
  */
 public record PickerConfig(
     GrpcSection grpc,
@@ -44,7 +46,37 @@ public record PickerConfig(
     Integer decisionLog,
     ProtocolSection protocol,
     ShutdownSection shutdown,
-    ReplicationSection replication) {
+    ReplicationSection replication,
+    FlowControlSection flowControl) {
+
+  public PickerConfig(
+      GrpcSection grpc,
+      AdminSection admin,
+      ExtProcSection extProc,
+      ScrapeSection scrape,
+      List<ModelEntry> models,
+      String defaultModel,
+      List<PoolConfig> pools,
+      List<Objectives.Objective> objectives,
+      Integer decisionLog,
+      ProtocolSection protocol,
+      ShutdownSection shutdown,
+      ReplicationSection replication) {
+    this(
+        grpc,
+        admin,
+        extProc,
+        scrape,
+        models,
+        defaultModel,
+        pools,
+        objectives,
+        decisionLog,
+        protocol,
+        shutdown,
+        replication,
+        null);
+  }
 
   public PickerConfig {
     grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
@@ -57,6 +89,7 @@ public record PickerConfig(
     protocol = protocol == null ? ProtocolSection.DEFAULTS : protocol;
     shutdown = shutdown == null ? ShutdownSection.DEFAULTS : shutdown;
     replication = replication == null ? ReplicationSection.DEFAULTS : replication;
+    flowControl = flowControl == null ? FlowControlSection.DEFAULTS : flowControl;
     pools = pools == null ? List.of() : List.copyOf(pools);
     Set<String> names = new HashSet<>();
     for (int i = 0; i < pools.size(); i++) {
@@ -68,6 +101,13 @@ public record PickerConfig(
     grpc.inboundLimit(extProc.toSettings(ExtProcSettings.DEFAULTS)); // the limits agree
     if (decisionLog < 0 || decisionLog > 100_000) {
       throw new IllegalArgumentException("decisionLog: " + decisionLog + " (expected 0..100000)");
+    }
+    if (flowControl.enabled()
+        && extProc.toSettings(ExtProcSettings.DEFAULTS).requestBodyMode()
+            != BodyMode.FULL_DUPLEX_STREAMED) {
+      // a buffered body's reply is subject to Envoy's message timeout: it cannot wait
+      throw new IllegalArgumentException(
+          "flowControl.enabled: true (expected extProc.requestBodyMode FULL_DUPLEX_STREAMED)");
     }
   }
 

@@ -36,6 +36,21 @@ public final class ExtProcService {
       ExtProcObserver observer,
       LongSupplier nanoClock,
       PickerOptions options) {
+    return create(routing, parser, settings, observer, nanoClock, options, null);
+  }
+
+  /**
+   * Builds the gRPC service; with {@code flow} set (flow control on), requests are submitted to
+   * {@code routing} and may wait there with their stream open.
+   */
+  public static BindableService create(
+      Routing routing,
+      RequestParser parser,
+      ExtProcSettings settings,
+      ExtProcObserver observer,
+      LongSupplier nanoClock,
+      PickerOptions options,
+      FlowHeaders flow) {
     ExtProcEvents events =
         new ExtProcEvents() {
           @Override
@@ -49,7 +64,7 @@ public final class ExtProcService {
           }
         };
     return new ExternalProcessorService(
-        new PickerHandler(routing, observer, nanoClock, options),
+        new PickerHandler(routing, observer, nanoClock, options, flow),
         parser,
         settings,
         events,

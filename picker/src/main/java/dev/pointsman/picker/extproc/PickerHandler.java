@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 /**
@@ -47,20 +48,38 @@ final class PickerHandler implements ExtProcHandler {
   private final ExtProcObserver observer;
   private final LongSupplier clock;
   private final PickerOptions options;
+  private final FlowHeaders flow;
 
   PickerHandler(
       Routing routing, ExtProcObserver observer, LongSupplier clock, PickerOptions options) {
+    this(routing, observer, clock, options, null);
+  }
+
+  /**
+   * @param flow the headers flow control reads, or null when it is off (they are then ignored)
+   */
+  PickerHandler(
+      Routing routing,
+      ExtProcObserver observer,
+      LongSupplier clock,
+      PickerOptions options,
+      FlowHeaders flow) {
     this.routing = routing;
     this.observer = observer;
     this.clock = clock;
     this.options = options;
+    this.flow = flow;
   }
 
   @Override
   public Verdict decide(RequestHead head, ParsedRequest body) {
     double tpotSlo;
+    double ttftSlo = Double.NaN;
     try {
       tpotSlo = tpotSloSeconds(head.tpotSlo());
+      if (flow != null) {
+        ttftSlo = sloSeconds(flow.deadline(), head.header(flow.deadline()));
+      }
     } catch (IllegalArgumentException e) {
       return new Verdict.Reject(
           new OpenAiError(400, e.getMessage(), "invalid_request_error", "invalid_slo_header"),
@@ -68,9 +87,31 @@ final class PickerHandler implements ExtProcHandler {
           0);
     }
     RouteInput input =
-        new RouteInput(head.requestId(), body, head.objective(), allowed(head), tpotSlo);
+        flow == null
+            ? new RouteInput(head.requestId(), body, head.objective(), allowed(head), tpotSlo)
+            : new RouteInput(
+                head.requestId(),
+                body,
+                head.objective(),
+                allowed(head),
+                tpotSlo,
+                head.header(flow.fairness()),
+                ttftSlo,
+                head.contentLength());
     long start = clock.getAsLong();
-    RouteOutcome outcome = routing.route(input);
+    if (flow == null) {
+      return decided(head, input, routing.route(input), start);
+    }
+    CompletableFuture<RouteOutcome> pending = routing.submit(input);
+    if (pending.isDone()) {
+      return decided(head, input, pending.join(), start);
+    }
+    // held in flow control: the stream waits with its headers reply, and leaving takes it out
+    return new Verdict.Deferred(
+        pending.thenApply(o -> decided(head, input, o, start)), () -> pending.cancel(false));
+  }
+
+  private Verdict decided(RequestHead head, RouteInput input, RouteOutcome outcome, long start) {
     observer.onDecision(input, outcome, clock.getAsLong() - start);
     return switch (outcome) {
       case RouteOutcome.Rejected r -> reject(r);
@@ -97,12 +138,22 @@ final class PickerHandler implements ExtProcHandler {
       return new Verdict.Reject(r.error(), r.reason(), r.retryAfterSeconds());
     }
     String why = r.droppedReason() == null ? DroppedReason.INTERNAL : r.droppedReason();
-    return new Verdict.Reject(
-        r.error(), r.reason(), r.retryAfterSeconds(), Map.of(DroppedReason.HEADER, why));
+    if (r.headers().isEmpty()) {
+      return new Verdict.Reject(
+          r.error(), r.reason(), r.retryAfterSeconds(), Map.of(DroppedReason.HEADER, why));
+    }
+    Map<String, String> headers = new LinkedHashMap<>(r.headers());
+    headers.put(DroppedReason.HEADER, why);
+    return new Verdict.Reject(r.error(), r.reason(), r.retryAfterSeconds(), headers);
   }
 
   /** The {@code x-slo-tpot-ms} header in seconds, NaN when absent. */
   static double tpotSloSeconds(String header) {
+    return sloSeconds(RequestHead.TPOT_SLO_HEADER, header);
+  }
+
+  /** An objective header in milliseconds as seconds, NaN when absent. */
+  static double sloSeconds(String name, String header) {
     if (header == null || header.isBlank()) {
       return Double.NaN;
     }
@@ -114,10 +165,7 @@ final class PickerHandler implements ExtProcHandler {
     }
     if (!(ms > 0 && ms < 3_600_000)) {
       throw new IllegalArgumentException(
-          RequestHead.TPOT_SLO_HEADER
-              + ": '"
-              + header
-              + "' (expected a positive number of milliseconds)");
+          name + ": '" + header + "' (expected a positive number of milliseconds)");
     }
     return ms / 1000;
   }

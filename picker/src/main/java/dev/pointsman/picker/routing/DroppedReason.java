@@ -22,6 +22,21 @@ public final class DroppedReason {
   /** A filter of the policy (LoRA capacity, TPOT objective) removed every endpoint (503). */
   public static final String FILTERED = "rejected-filtered";
 
+  /** Flow control: the request waited its whole TTL in the picker's queue (429). */
+  public static final String QUEUE_TIMEOUT = "rejected-queue-timeout";
+
+  /** Flow control: the queue was full and nothing of a lower band could make room (429). */
+  public static final String QUEUE_FULL = "rejected-queue-full";
+
+  /** Flow control: a queued sheddable request made room for a more important one (429). */
+  public static final String EVICTED = "rejected-evicted";
+
+  /** Flow control: the request's TTFT objective could not be met (429). */
+  public static final String DEADLINE = "rejected-deadline";
+
+  /** Flow control: the tenant's token or request budget is spent for now (429). */
+  public static final String BUDGET = "rejected-budget";
+
   /** A 429 or 503 with no more specific reason. llm-d's value. */
   public static final String INTERNAL = "rejected-internal";
 

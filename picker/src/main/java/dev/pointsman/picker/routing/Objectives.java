@@ -8,8 +8,9 @@ import java.util.stream.Collectors;
 
 /**
  * Inference objectives named by the {@code x-gateway-inference-objective} header. An objective with
- * a negative priority is sheddable: under saturation its requests get 429 rather than queue.
- * Unknown or absent objectives are critical (never shed).
+ * a negative priority is sheddable: under saturation its requests get 429 rather than queue (with
+ * flow control on, they queue in the lowest bands and are evicted first). Unknown or absent
+ * objectives are critical (never shed), at priority 0.
  */
 public final class Objectives {
   private final Map<String, Objective> byName;
@@ -31,6 +32,18 @@ public final class Objectives {
     }
     Objective o = byName.get(objective);
     return o != null && o.priority() < 0;
+  }
+
+  /**
+   * The priority of requests naming {@code objective}: its configured priority; 0 when it is absent
+   * or unknown.
+   */
+  public int priority(String objective) {
+    if (objective == null) {
+      return 0;
+    }
+    Objective o = byName.get(objective);
+    return o == null ? 0 : o.priority();
   }
 
   /**

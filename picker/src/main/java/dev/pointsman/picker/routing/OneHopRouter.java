@@ -6,10 +6,13 @@ import dev.pointsman.inference.error.RequestRejectedException;
 import dev.pointsman.inference.model.ModelResolver;
 import dev.pointsman.inference.model.PoolTarget;
 import dev.pointsman.inference.model.Resolution;
+import dev.pointsman.picker.flowcontrol.Pressure;
 import dev.pointsman.picker.scheduling.AppProtocol;
+import dev.pointsman.picker.scheduling.Candidate;
 import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.PoolSnapshot;
 import dev.pointsman.picker.scheduling.Scheduler;
+import dev.pointsman.picker.scheduling.SchedulingPolicy;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,25 +68,10 @@ public final class OneHopRouter implements Routing {
       }
       resolution = null;
     }
-    String model = resolution == null ? requested : resolution.canonicalModel();
-    String adapter = resolution == null ? null : resolution.adapter();
     List<String> poolNames = poolsFor(resolution);
-    List<PoolSnapshot> snapshots = new ArrayList<>(poolNames.size());
-    for (String name : poolNames) {
-      snapshots.add(pools.apply(name));
-    }
-    SchedulingRequest request =
-        new SchedulingRequest(
-            input.requestId(),
-            model,
-            adapter,
-            input.body().promptPrefix(),
-            input.body().estimatedPromptTokens(),
-            input.body().maxOutputTokens().orElse(-1),
-            objectives.sheddable(input.objective())
-                || (resolution != null && resolution.sheddable()),
-            input.subset(),
-            input.tpotSloSeconds());
+    List<PoolSnapshot> snapshots = snapshots(poolNames);
+    SchedulingRequest request = schedulingRequest(input, resolution);
+    String model = request.model();
     RandomGenerator rng = random.get();
     Decision decision =
         scheduler.schedule(request, snapshots, policies.policy(poolNames.get(0)), rng);
@@ -106,6 +94,71 @@ public final class OneHopRouter implements Routing {
               1,
               DroppedReason.of(n.cause()));
     };
+  }
+
+  private SchedulingRequest schedulingRequest(RouteInput input, Resolution resolution) {
+    String requested = input.body().model();
+    return new SchedulingRequest(
+        input.requestId(),
+        resolution == null ? requested : resolution.canonicalModel(),
+        resolution == null ? null : resolution.adapter(),
+        input.body().promptPrefix(),
+        input.body().estimatedPromptTokens(),
+        input.body().maxOutputTokens().orElse(-1),
+        objectives.sheddable(input.objective()) || (resolution != null && resolution.sheddable()),
+        input.subset(),
+        input.tpotSloSeconds());
+  }
+
+  private List<PoolSnapshot> snapshots(List<String> poolNames) {
+    List<PoolSnapshot> snapshots = new ArrayList<>(poolNames.size());
+    for (String name : poolNames) {
+      snapshots.add(pools.apply(name));
+    }
+    return snapshots;
+  }
+
+  /**
+   * What flow control needs to hold {@code input}: its pools (every pool its model may go to, the
+   * queue's key), its priority, and a probe of those pools' pressure as the scheduler sees them.
+   * Null when routing refuses the request before any pool (an unknown model): it is answered at
+   * once.
+   */
+  public FlowTarget flowTarget(RouteInput input) {
+    Resolution resolution;
+    String requested = input.body().model();
+    try {
+      resolution = resolver.get().resolve(requested);
+    } catch (RequestRejectedException e) {
+      if (boundPool == null || requested == null || requested.isEmpty()) {
+        return null;
+      }
+      resolution = null;
+    }
+    List<String> poolNames =
+        boundPool != null
+            ? List.of(boundPool)
+            : resolution.pools().stream().map(PoolTarget::pool).distinct().sorted().toList();
+    if (poolNames.isEmpty()) {
+      return null;
+    }
+    SchedulingRequest request = schedulingRequest(input, resolution);
+    SchedulingPolicy policy = policies.policy(poolNames.get(0));
+    int priority = objectives.priority(input.objective());
+    if (request.sheddable() && priority >= 0) {
+      priority = -1; // a sheddable model's requests without a sheddable objective
+    }
+    return new FlowTarget(
+        String.join(",", poolNames),
+        priority,
+        policy.saturation().retryAfterSeconds(),
+        r -> {
+          List<Candidate> candidates = scheduler.candidatesFor(request, snapshots(poolNames));
+          return new Pressure(
+              !candidates.isEmpty(),
+              policy.saturation().saturated(candidates),
+              scheduler.bestTtftSeconds(request, candidates));
+        });
   }
 
   private static AppProtocol protocolOf(String pool, List<PoolSnapshot> snapshots) {

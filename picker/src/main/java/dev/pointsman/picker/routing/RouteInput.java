@@ -12,15 +12,30 @@ import java.util.Set;
  * @param objective the {@code x-gateway-inference-objective} header, or null
  * @param subset the proxy's subset hint, or null
  * @param tpotSloSeconds the request's time-per-output-token objective, or NaN for none
+ * @param fairnessId the flow-control tenant (the fairness header), or null for the default flow
+ * @param ttftSloSeconds the request's time-to-first-token objective, or NaN for none
+ * @param bodyBytes the request body's size, or -1 when unknown
  */
 public record RouteInput(
     String requestId,
     ParsedRequest body,
     String objective,
     Set<String> subset,
-    double tpotSloSeconds) {
+    double tpotSloSeconds,
+    String fairnessId,
+    double ttftSloSeconds,
+    long bodyBytes) {
   public RouteInput(String requestId, ParsedRequest body, String objective, Set<String> subset) {
     this(requestId, body, objective, subset, Double.NaN);
+  }
+
+  public RouteInput(
+      String requestId,
+      ParsedRequest body,
+      String objective,
+      Set<String> subset,
+      double tpotSloSeconds) {
+    this(requestId, body, objective, subset, tpotSloSeconds, null, Double.NaN, -1);
   }
 
   public RouteInput {

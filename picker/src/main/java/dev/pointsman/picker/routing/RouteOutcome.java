@@ -3,6 +3,7 @@ package dev.pointsman.picker.routing;
 import dev.pointsman.inference.error.OpenAiError;
 import dev.pointsman.picker.scheduling.AppProtocol;
 import dev.pointsman.picker.scheduling.Decision;
+import java.util.Map;
 import java.util.Objects;
 
 /** What routing decided for one request; the protocol layer maps each kind to a response. */
@@ -45,12 +46,23 @@ public sealed interface RouteOutcome {
    * @param reason a bounded metrics label
    * @param retryAfterSeconds for 429/503, the back-off to suggest, or 0
    * @param droppedReason for 429/503, the {@link DroppedReason} value, or null
+   * @param headers further headers for the error response (a budget's remaining values), or empty
    */
-  record Rejected(OpenAiError error, String reason, int retryAfterSeconds, String droppedReason)
+  record Rejected(
+      OpenAiError error,
+      String reason,
+      int retryAfterSeconds,
+      String droppedReason,
+      Map<String, String> headers)
       implements RouteOutcome {
     public Rejected {
       Objects.requireNonNull(error, "error");
       Objects.requireNonNull(reason, "reason");
+      headers = headers == null ? Map.of() : Map.copyOf(headers);
+    }
+
+    public Rejected(OpenAiError error, String reason, int retryAfterSeconds, String droppedReason) {
+      this(error, reason, retryAfterSeconds, droppedReason, Map.of());
     }
 
     public Rejected(OpenAiError error, String reason, int retryAfterSeconds) {

@@ -1,12 +1,22 @@
 package dev.pointsman.picker.routing;
 
 import dev.pointsman.extproc.Completion;
+import java.util.concurrent.CompletableFuture;
 
 /** Body → model → pool → endpoint, protocol-free. Thread-safe. */
 public interface Routing {
 
   /** Routes one request whose body has been read. */
   RouteOutcome route(RouteInput input);
+
+  /**
+   * Routes one request now or, with flow control, once its pools have room: the future then
+   * completes later, from another thread. Cancelling it (the stream went away) takes the request
+   * out of the queue; a routed outcome that loses that race is released, never delivered.
+   */
+  default CompletableFuture<RouteOutcome> submit(RouteInput input) {
+    return CompletableFuture.completedFuture(route(input));
+  }
 
   /**
    * The proxy reported which endpoint served a routed request (at its response headers). Returns

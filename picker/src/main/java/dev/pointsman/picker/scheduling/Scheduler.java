@@ -3,6 +3,7 @@ package dev.pointsman.picker.scheduling;
 import dev.pointsman.picker.scheduling.latency.AdapterLoadModel;
 import dev.pointsman.picker.scheduling.latency.LatencyModel;
 import dev.pointsman.picker.scheduling.plugins.LoraAffinityScorer;
+import dev.pointsman.picker.scheduling.plugins.PredictedLatencyScorer;
 import dev.pointsman.picker.scheduling.prefix.PrecisePrefix;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
@@ -349,6 +350,36 @@ public final class Scheduler {
             : TYPICAL_OUTPUT_TOKENS;
     return c.profile().tpotSeconds(batch, context, queued, output);
   }
+
+  /**
+   * The endpoints {@code request} could go to (available, allowed by its subset hint) with their
+   * loads, before filters: what flow control measures saturation on. Counts nothing.
+   */
+  public List<Candidate> candidatesFor(SchedulingRequest request, List<PoolSnapshot> pools) {
+    return candidates(request, pools);
+  }
+
+  /**
+   * The lowest time to first token predicted for {@code request} on any of {@code candidates}: the
+   * analytic estimate of the {@code predicted-latency-scorer} without prefix-cache credit,
+   * corrected by the learned latency model. NaN without candidates. Counts nothing.
+   */
+  public double bestTtftSeconds(SchedulingRequest request, List<Candidate> candidates) {
+    double best = Double.NaN;
+    for (Candidate c : candidates) {
+      double perWaiting = queuedWork.mean(c.address());
+      double analytic =
+          TTFT.predictTtftSeconds(
+              c, request.promptTokens(), Double.isNaN(perWaiting) ? 256 : perWaiting);
+      double predicted = latencyModel.predict(c.address(), analytic);
+      if (!Double.isNaN(predicted) && (Double.isNaN(best) || predicted < best)) {
+        best = predicted;
+      }
+    }
+    return best;
+  }
+
+  private static final PredictedLatencyScorer TTFT = new PredictedLatencyScorer();
 
   private List<Candidate> candidates(SchedulingRequest request, List<PoolSnapshot> pools) {
     List<Candidate> out = new ArrayList<>();

@@ -1,0 +1,83 @@
+package dev.pointsman.picker.flowcontrol;
+
+/**
+ * One budget's running balance: token buckets that refill continuously to a minute's worth. Tokens
+ * are reserved from the estimate at admission and settled from the response's usage at the end, so
+ * the balance may go below zero (a tenant that under-estimates waits longer). Not thread-safe:
+ * {@link TokenBudgets} holds its lock around it.
+ */
+final class Allowance {
+  private static final double NANOS_PER_MINUTE = 60e9;
+
+  private final Budget budget;
+  private double tokens;
+  private double requests;
+  private long refilledAt;
+
+  Allowance(Budget budget, long now) {
+    this.budget = budget;
+    this.tokens = budget.tokensPerMinute();
+    this.requests = budget.requestsPerMinute();
+    this.refilledAt = now;
+  }
+
+  Budget budget() {
+    return budget;
+  }
+
+  void refill(long now) {
+    long elapsed = now - refilledAt;
+    if (elapsed <= 0) {
+      return;
+    }
+    refilledAt = now;
+    double minutes = elapsed / NANOS_PER_MINUTE;
+    tokens = Math.min(budget.tokensPerMinute(), tokens + minutes * budget.tokensPerMinute());
+    requests =
+        Math.min(budget.requestsPerMinute(), requests + minutes * budget.requestsPerMinute());
+  }
+
+  /** The tokens a request of {@code estimate} must find: at most a full minute's worth. */
+  private long needed(long estimate) {
+    return Math.min(estimate, budget.tokensPerMinute());
+  }
+
+  /** Seconds until a request of {@code estimate} tokens fits, 0 if it fits now. */
+  long waitSeconds(long estimate) {
+    double seconds = 0;
+    if (budget.tokensPerMinute() > 0 && tokens < needed(estimate)) {
+      seconds = (needed(estimate) - tokens) * 60.0 / budget.tokensPerMinute();
+    }
+    if (budget.requestsPerMinute() > 0 && requests < 1) {
+      seconds = Math.max(seconds, (1 - requests) * 60.0 / budget.requestsPerMinute());
+    }
+    return seconds == 0 ? 0 : Math.max(1, (long) Math.ceil(seconds));
+  }
+
+  void take(long estimate) {
+    tokens -= budget.tokensPerMinute() > 0 ? estimate : 0;
+    requests -= budget.requestsPerMinute() > 0 ? 1 : 0;
+  }
+
+  void giveTokens(long n) {
+    if (budget.tokensPerMinute() > 0) {
+      tokens = Math.min(budget.tokensPerMinute(), tokens + n);
+    }
+  }
+
+  void giveRequest() {
+    if (budget.requestsPerMinute() > 0) {
+      requests = Math.min(budget.requestsPerMinute(), requests + 1);
+    }
+  }
+
+  /** Whole tokens left now (may be negative), or -1 with no token limit. */
+  long remainingTokens() {
+    return budget.tokensPerMinute() > 0 ? (long) Math.floor(tokens) : -1;
+  }
+
+  /** Whole requests left now, or -1 with no request limit. */
+  long remainingRequests() {
+    return budget.requestsPerMinute() > 0 ? (long) Math.floor(Math.max(0, requests)) : -1;
+  }
+}

@@ -1,0 +1,179 @@
+package dev.pointsman.picker.flowcontrol;
+
+import java.util.Objects;
+
+/**
+ * Flow control for one group of pools: a request goes at once while the pools have room and nobody
+ * waits; otherwise it waits in a {@link FlowQueue} until the pools have room again ({@link #pump}:
+ * on each scrape and each release), its TTL runs out, or its TTFT objective can no longer be met.
+ * Pure: no threads, no clock of its own (times come in), not thread-safe (the caller holds one lock
+ * around every call, and completes requests outside it).
+ *
+ * @param <T> the caller's payload, handed back to its {@link Sink}
+ */
+public final class FlowController<T> {
+
+  /** The current load of the pools, as one request (waiting or arriving) would meet it. */
+  @FunctionalInterface
+  public interface Probe<T> {
+    Pressure pressure(Queued<T> q);
+  }
+
+  /** TTLs and deadlines are looked at no more often than this (each look probes every deadline). */
+  static final long SWEEP_NANOS = 10_000_000L;
+
+  /** Where requests leave flow control. Called under the caller's lock. */
+  public interface Sink<T> {
+    /** Route it now: it waited. */
+    void dispatch(Queued<T> q);
+
+    /**
+     * Route it now: it never waited (the pools had room and nobody waited). The caller may route it
+     * outside its lock.
+     */
+    default void admitted(Queued<T> q) {
+      dispatch(q);
+    }
+
+    /** Refuse it: {@code pressure} says whether the pools still have endpoints. */
+    void drop(Queued<T> q, DropReason reason, Pressure pressure);
+  }
+
+  private final FlowLimits limits;
+  private final FlowListener listener;
+  private final FlowQueue<T> queue = new FlowQueue<>();
+  private long seq;
+  private long lastSweep = Long.MIN_VALUE;
+
+  public FlowController(FlowLimits limits, FlowListener listener) {
+    this.limits = Objects.requireNonNull(limits, "limits");
+    this.listener = Objects.requireNonNull(listener, "listener");
+  }
+
+  /** Waiting requests. */
+  public int size() {
+    return queue.size();
+  }
+
+  /** Waiting requests' body bytes. */
+  public long bytes() {
+    return queue.bytes();
+  }
+
+  /**
+   * Admits a request that arrives at {@code request.arrivalNanos()}: dispatched at once, refused
+   * (its objective cannot be met, or no room), or queued. Returns the handle of a queued request,
+   * else null (the sink has been told).
+   */
+  public Queued<T> admit(FlowRequest request, T payload, Probe<T> probe, Sink<T> sink) {
+    Queued<T> q = new Queued<>(request, payload, seq++);
+    long now = request.arrivalNanos();
+    Pressure p = probe.pressure(q);
+    if (missesDeadline(request, p, now)) {
+      refuse(q, DropReason.DEADLINE, p, sink);
+      return null;
+    }
+    if (queue.isEmpty() && (!p.saturated() || !p.hasEndpoints())) {
+      sink.admitted(q); // room, or nothing to wait for: routing answers as without flow control
+      return null;
+    }
+    if (!makeRoom(request, p, sink)) {
+      refuse(q, DropReason.OVERFLOW, p, sink);
+      return null;
+    }
+    queue.add(q);
+    listener.queued(request);
+    pump(now, probe, sink);
+    return q.waiting() ? q : null;
+  }
+
+  /**
+   * At {@code now}: refuses requests past their TTL or whose TTFT objective can no longer be met
+   * (at most every {@link #SWEEP_NANOS}), then dispatches in order while the pools have room.
+   */
+  public void pump(long now, Probe<T> probe, Sink<T> sink) {
+    if (lastSweep == Long.MIN_VALUE || now - lastSweep >= SWEEP_NANOS) {
+      lastSweep = now;
+      sweep(now, probe, sink);
+    }
+    while (!queue.isEmpty()) {
+      Pressure p = probe.pressure(queue.peek());
+      if (p.saturated() || !p.hasEndpoints()) {
+        return;
+      }
+      Queued<T> q = queue.poll();
+      listener.dequeued(q.request(), now - q.request().arrivalNanos());
+      sink.dispatch(q);
+    }
+  }
+
+  /** Refuses the requests past their TTL, and those whose TTFT objective can no longer be met. */
+  private void sweep(long now, Probe<T> probe, Sink<T> sink) {
+    for (Queued<T> q : queue.all()) {
+      FlowRequest r = q.request();
+      if (now - r.arrivalNanos() >= limits.ttlNanos()) {
+        leave(q, now);
+        refuse(q, DropReason.TTL, probe.pressure(q), sink);
+      } else if (r.hasDeadline()) {
+        Pressure p = probe.pressure(q);
+        if (missesDeadline(r, p, now)) {
+          leave(q, now);
+          refuse(q, DropReason.DEADLINE, p, sink);
+        }
+      }
+    }
+  }
+
+  /** Takes a waiting request out (its stream went away). Returns whether it was waiting. */
+  public boolean cancel(Queued<T> q, long now) {
+    if (!queue.remove(q)) {
+      return false;
+    }
+    listener.dequeued(q.request(), now - q.request().arrivalNanos());
+    return true;
+  }
+
+  /**
+   * Whether {@code r}'s first token is due before the soonest any endpoint is predicted to give it
+   * (or is already due). Without endpoints there is no prediction to refuse on.
+   */
+  private static boolean missesDeadline(FlowRequest r, Pressure p, long now) {
+    if (!r.hasDeadline()) {
+      return false;
+    }
+    long left = r.deadlineNanos() - now;
+    return left <= 0 || (p.hasEndpoints() && p.bestTtftNanos() > left);
+  }
+
+  /** Evicts sheddable requests of lower bands until {@code r} fits; false if it cannot. */
+  private boolean makeRoom(FlowRequest r, Pressure p, Sink<T> sink) {
+    if (fits(r, 0, 0)) {
+      return true;
+    }
+    long[] evictable = queue.evictable(r.priority());
+    if (!fits(r, evictable[0], evictable[1])) {
+      return false;
+    }
+    while (!fits(r, 0, 0)) {
+      Queued<T> victim = queue.victimFor(r.priority());
+      leave(victim, r.arrivalNanos());
+      refuse(victim, DropReason.EVICTED, p, sink);
+    }
+    return true;
+  }
+
+  private boolean fits(FlowRequest r, long freedCount, long freedBytes) {
+    return queue.size() - freedCount + 1 <= limits.maxQueued()
+        && queue.bytes() - freedBytes + r.bytes() <= limits.maxQueuedBytes();
+  }
+
+  private void leave(Queued<T> q, long now) {
+    queue.remove(q);
+    listener.dequeued(q.request(), now - q.request().arrivalNanos());
+  }
+
+  private void refuse(Queued<T> q, DropReason reason, Pressure p, Sink<T> sink) {
+    listener.rejected(q.request(), reason);
+    sink.drop(q, reason, p);
+  }
+}

@@ -1,0 +1,148 @@
+package dev.pointsman.picker.flowcontrol;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+
+/**
+ * Per-tenant token and request budgets per minute, kept by this picker alone: a request reserves
+ * its estimated tokens (prompt plus output) and one request at admission, or is refused with how
+ * long to wait; it settles at the end with the tokens its response's usage reports (the reservation
+ * is kept when none is reported), or is given back whole when it never reached a model server.
+ * Tenants without a budget are not limited. Thread-safe (one lock); the clock is injected.
+ */
+public final class TokenBudgets {
+  private final Map<String, Allowance> byKey = new HashMap<>();
+  private final LongSupplier nanos;
+
+  public TokenBudgets(List<Budget> budgets, LongSupplier nanos) {
+    this.nanos = Objects.requireNonNull(nanos, "nanos");
+    long now = nanos.getAsLong();
+    for (Budget b : budgets) {
+      String key = key(b.tenant(), b.model());
+      if (byKey.putIfAbsent(key, new Allowance(b, now)) != null) {
+        throw new IllegalArgumentException(
+            "budgets: fairnessId '"
+                + b.tenant()
+                + "' model "
+                + (b.model() == null ? "(all)" : "'" + b.model() + "'")
+                + " (already has a budget)");
+      }
+    }
+  }
+
+  public static TokenBudgets none() {
+    return new TokenBudgets(List.of(), () -> 0L);
+  }
+
+  public boolean isEmpty() {
+    return byKey.isEmpty();
+  }
+
+  private static String key(String tenant, String model) {
+    return tenant + "\u0000" + (model == null ? "" : model);
+  }
+
+  /** What admission decided. {@code reservation} is null when refused. */
+  public record Admission(Reservation reservation, Refusal refusal) {
+    public boolean admitted() {
+      return refusal == null;
+    }
+  }
+
+  /**
+   * A refusal: retry after {@code retryAfterSeconds}; the budget's limits and what is left of them
+   * (-1 for a limit not set).
+   */
+  public record Refusal(
+      long retryAfterSeconds,
+      long limitTokens,
+      long remainingTokens,
+      long limitRequests,
+      long remainingRequests) {}
+
+  /** Tokens and a request held for one admitted request; settle or release it exactly once. */
+  public static final class Reservation {
+    /** For tenants without a budget: nothing held. */
+    public static final Reservation NONE = new Reservation(null, 0);
+
+    private final Allowance allowance;
+    private final long tokens;
+    private boolean done;
+
+    Reservation(Allowance allowance, long tokens) {
+      this.allowance = allowance;
+      this.tokens = tokens;
+    }
+  }
+
+  /**
+   * Reserves {@code estimate} tokens and one request of {@code tenant}'s budget for {@code model}.
+   */
+  public synchronized Admission reserve(String tenant, String model, long estimate) {
+    Allowance a = allowance(tenant, model);
+    if (a == null) {
+      return new Admission(Reservation.NONE, null);
+    }
+    a.refill(nanos.getAsLong());
+    long wait = a.waitSeconds(estimate);
+    if (wait > 0) {
+      Budget b = a.budget();
+      return new Admission(
+          null,
+          new Refusal(
+              wait,
+              b.tokensPerMinute() > 0 ? b.tokensPerMinute() : -1,
+              a.remainingTokens(),
+              b.requestsPerMinute() > 0 ? b.requestsPerMinute() : -1,
+              a.remainingRequests()));
+    }
+    a.take(estimate);
+    return new Admission(new Reservation(a, estimate), null);
+  }
+
+  /** The request was served: charges the tokens used instead of the estimate (-1: keep it). */
+  public synchronized void settle(Reservation r, long usedTokens) {
+    if (r.allowance == null || r.done) {
+      return;
+    }
+    r.done = true;
+    if (usedTokens >= 0) {
+      r.allowance.refill(nanos.getAsLong());
+      r.allowance.giveTokens(r.tokens - usedTokens);
+    }
+  }
+
+  /** The request never reached a model server: gives back its tokens and its request. */
+  public synchronized void release(Reservation r) {
+    if (r.allowance == null || r.done) {
+      return;
+    }
+    r.done = true;
+    r.allowance.refill(nanos.getAsLong());
+    r.allowance.giveTokens(r.tokens);
+    r.allowance.giveRequest();
+  }
+
+  /** Tokens left in {@code tenant}'s budget for {@code model} now, or -1 without a token limit. */
+  public synchronized long remainingTokens(String tenant, String model) {
+    Allowance a = allowance(tenant, model);
+    if (a == null) {
+      return -1;
+    }
+    a.refill(nanos.getAsLong());
+    return a.remainingTokens();
+  }
+
+  private Allowance allowance(String tenant, String model) {
+    Allowance exact = model == null ? null : byKey.get(key(tenant, model));
+    return exact != null ? exact : byKey.get(key(tenant, null));
+  }
+
+  /** The configured budgets. */
+  public synchronized List<Budget> budgets() {
+    return byKey.values().stream().map(Allowance::budget).toList();
+  }
+}
