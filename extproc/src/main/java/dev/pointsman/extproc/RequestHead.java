@@ -3,6 +3,7 @@ package dev.pointsman.extproc;
 import com.google.protobuf.ListValue;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
+import io.envoyproxy.envoy.config.core.v3.HeaderMap;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpHeaders;
@@ -26,6 +27,7 @@ import java.util.UUID;
  *     milliseconds), or null when absent
  * @param testEndpointSelection {@code test-epp-endpoint-selection} as sent (the conformance suite's
  *     endpoint restriction, honoured only in conformance test mode), or null when absent
+ * @param headers every request header as Envoy sent it, for {@link #header}
  */
 public record RequestHead(
     String method,
@@ -37,7 +39,8 @@ public record RequestHead(
     Set<String> subset,
     long contentLength,
     String tpotSlo,
-    String testEndpointSelection) {
+    String testEndpointSelection,
+    HeaderMap headers) {
 
   /** The header carrying a request's time-per-output-token objective, in milliseconds. */
   public static final String TPOT_SLO_HEADER = "x-slo-tpot-ms";
@@ -85,7 +88,21 @@ public record RequestHead(
         subset(metadata),
         contentLength,
         tpotSlo,
-        testSelection);
+        testSelection,
+        headers.getHeaders());
+  }
+
+  /** The first value of the header {@code name} (lower-case), or null when absent. */
+  public String header(String name) {
+    if (headers == null) {
+      return null;
+    }
+    for (HeaderValue h : headers.getHeadersList()) {
+      if (h.getKey().equals(name)) {
+        return value(h);
+      }
+    }
+    return null;
   }
 
   /**

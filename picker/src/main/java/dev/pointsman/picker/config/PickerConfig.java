@@ -31,6 +31,8 @@ import java.util.Set;
  * @param protocol the data plane kind and the conformance test hooks
  * @param shutdown the not-ready grace period on SIGTERM
  * @param replication sharing state with the other picker replicas (off by default)
+ * @param recording the traffic recorder (off by default)
+ * @param shadow shadow mode (off by default)
  */
 public record PickerConfig(
     GrpcSection grpc,
@@ -44,7 +46,9 @@ public record PickerConfig(
     Integer decisionLog,
     ProtocolSection protocol,
     ShutdownSection shutdown,
-    ReplicationSection replication) {
+    ReplicationSection replication,
+    RecordingSection recording,
+    ShadowSection shadow) {
 
   public PickerConfig {
     grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
@@ -57,6 +61,8 @@ public record PickerConfig(
     protocol = protocol == null ? ProtocolSection.DEFAULTS : protocol;
     shutdown = shutdown == null ? ShutdownSection.DEFAULTS : shutdown;
     replication = replication == null ? ReplicationSection.DEFAULTS : replication;
+    recording = recording == null ? RecordingSection.DEFAULTS : recording;
+    shadow = shadow == null ? ShadowSection.DEFAULTS : shadow;
     pools = pools == null ? List.of() : List.copyOf(pools);
     Set<String> names = new HashSet<>();
     for (int i = 0; i < pools.size(); i++) {
@@ -69,6 +75,37 @@ public record PickerConfig(
     if (decisionLog < 0 || decisionLog > 100_000) {
       throw new IllegalArgumentException("decisionLog: " + decisionLog + " (expected 0..100000)");
     }
+  }
+
+  /** The configuration before the recorder and shadow mode, both off. */
+  public PickerConfig(
+      GrpcSection grpc,
+      AdminSection admin,
+      ExtProcSection extProc,
+      ScrapeSection scrape,
+      List<ModelEntry> models,
+      String defaultModel,
+      List<PoolConfig> pools,
+      List<Objectives.Objective> objectives,
+      Integer decisionLog,
+      ProtocolSection protocol,
+      ShutdownSection shutdown,
+      ReplicationSection replication) {
+    this(
+        grpc,
+        admin,
+        extProc,
+        scrape,
+        models,
+        defaultModel,
+        pools,
+        objectives,
+        decisionLog,
+        protocol,
+        shutdown,
+        replication,
+        null,
+        null);
   }
 
   /** Reads and validates a config file. */
@@ -107,7 +144,8 @@ public record PickerConfig(
 
   /** How the ext_proc service speaks the Endpoint Picker Protocol. */
   public PickerOptions pickerOptions() {
-    return protocol.toOptions();
+    PickerOptions options = protocol.toOptions();
+    return shadow.enabled() ? options.inShadow() : options;
   }
 
   public PoolConfig pool(String name) {

@@ -68,7 +68,8 @@ final class PickerHandler implements ExtProcHandler {
           0);
     }
     RouteInput input =
-        new RouteInput(head.requestId(), body, head.objective(), allowed(head), tpotSlo);
+        new RouteInput(
+            head.requestId(), body, head.objective(), allowed(head), tpotSlo, head::header);
     long start = clock.getAsLong();
     RouteOutcome outcome = routing.route(input);
     observer.onDecision(input, outcome, clock.getAsLong() - start);
@@ -138,6 +139,10 @@ final class PickerHandler implements ExtProcHandler {
     }
     if (head.requestIdGenerated()) {
       headers.put("x-request-id", head.requestId());
+    }
+    if (options.shadow()) { // the data plane's own balancer routes: no destination at all
+      headers.remove(Responses.DESTINATION);
+      return new Verdict.Forward(headers, null, new Listener(r), r.model(), null);
     }
     return new Verdict.Forward(
         headers,

@@ -3,6 +3,7 @@ package dev.pointsman.picker.routing;
 import dev.pointsman.inference.request.ParsedRequest;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * One request as the protocol layer hands it to routing.
@@ -12,20 +13,34 @@ import java.util.Set;
  * @param objective the {@code x-gateway-inference-objective} header, or null
  * @param subset the proxy's subset hint, or null
  * @param tpotSloSeconds the request's time-per-output-token objective, or NaN for none
+ * @param headers a request header's value by its lower-case name (null when absent)
  */
 public record RouteInput(
     String requestId,
     ParsedRequest body,
     String objective,
     Set<String> subset,
-    double tpotSloSeconds) {
+    double tpotSloSeconds,
+    Function<String, String> headers) {
+  private static final Function<String, String> NO_HEADERS = name -> null;
+
   public RouteInput(String requestId, ParsedRequest body, String objective, Set<String> subset) {
     this(requestId, body, objective, subset, Double.NaN);
+  }
+
+  public RouteInput(
+      String requestId,
+      ParsedRequest body,
+      String objective,
+      Set<String> subset,
+      double tpotSloSeconds) {
+    this(requestId, body, objective, subset, tpotSloSeconds, NO_HEADERS);
   }
 
   public RouteInput {
     Objects.requireNonNull(requestId, "requestId");
     Objects.requireNonNull(body, "body");
     subset = subset == null ? null : Set.copyOf(subset);
+    headers = headers == null ? NO_HEADERS : headers;
   }
 }
