@@ -5,7 +5,7 @@ import java.nio.file.Path;
 /**
  * The traffic recorder (off by default): one line per routed request in the Mooncake JSONL format
  * the benchmark replays, with lengths, model, adapter, tenant and salted prefix-block hashes, never
- * any text. See docs/recording.md.
+ * any text. See docs/rollout.md.
  *
  * @param enabled record (default false)
  * @param file the file written; rotated files take {@code .1}, {@code .2}, … after its name
