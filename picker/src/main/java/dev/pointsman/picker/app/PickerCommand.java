@@ -264,7 +264,9 @@ public final class PickerCommand implements Callable<Integer> {
         c.shutdown(),
         replicationBind == null
             ? c.replication()
-            : c.replication().withBindAddress(replicationBind));
+            : c.replication().withBindAddress(replicationBind),
+        c.recording(),
+        c.shadow());
   }
 
   /** The pools with their endpoints on consecutive ports from {@code base}, in file order. */
