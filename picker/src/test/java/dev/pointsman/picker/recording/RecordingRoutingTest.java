@@ -226,6 +226,44 @@ class RecordingRoutingTest {
   }
 
   @Test
+  void rowsOfferedFromManyThreadsAreEachWrittenOrCountedAsDropped() throws Exception {
+    TrafficRecorder recorder = recorder("s1", 64, threads());
+    int threads = 8;
+    int each = 500;
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> senders = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      Thread sender =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                } catch (InterruptedException e) {
+                  return;
+                }
+                for (int i = 0; i < each; i++) {
+                  recorder.offer(new TraceRow(i, 32, 1, new long[] {id, i}, "m", null, "t" + id));
+                }
+              });
+      sender.start();
+      senders.add(sender);
+    }
+    start.countDown();
+    for (Thread sender : senders) {
+      sender.join();
+    }
+    recorder.close();
+
+    List<String> lines = Files.readAllLines(dir.resolve("traffic.jsonl"));
+    assertThat(recorder.written() + recorder.dropped()).isEqualTo((long) threads * each);
+    assertThat(lines).hasSize((int) recorder.written());
+    for (String line : lines) {
+      assertThat(JSON.readTree(line).path("hash_ids")).hasSize(2); // whole lines, never torn
+    }
+  }
+
+  @Test
   void aGeneratedSaltIsWrittenBesideTheFileAndReused() {
     Path file = Salt.fileFor(dir.resolve("traffic.jsonl"));
     byte[] first = Salt.load(null, file, new SplittableRandom(7));
