@@ -6,6 +6,7 @@ import dev.pointsman.inference.request.ParserLimits;
 import dev.pointsman.inference.request.RequestParser;
 import dev.pointsman.picker.config.PickerConfig;
 import dev.pointsman.picker.config.PoolConfig;
+import dev.pointsman.picker.config.RecordingSection;
 import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.datastore.PoolDefinition;
 import dev.pointsman.picker.extproc.ExtProcService;
@@ -16,6 +17,9 @@ import dev.pointsman.picker.kvevents.KvBlockIndex;
 import dev.pointsman.picker.kvevents.KvEventSubscribers;
 import dev.pointsman.picker.kvevents.KvEventsSettings;
 import dev.pointsman.picker.kvevents.PromptTokenizer;
+import dev.pointsman.picker.recording.RecordingRouting;
+import dev.pointsman.picker.recording.Salt;
+import dev.pointsman.picker.recording.TrafficRecorder;
 import dev.pointsman.picker.replication.ReplicationStatus;
 import dev.pointsman.picker.replication.Replicator;
 import dev.pointsman.picker.routing.FlowGate;
@@ -32,6 +36,7 @@ import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import dev.pointsman.picker.scrape.ScrapeHttp;
 import dev.pointsman.picker.scrape.ScrapeTarget;
 import dev.pointsman.picker.scrape.Scraper;
+import dev.pointsman.picker.shadow.ShadowRouting;
 import dev.pointsman.picker.telemetry.DecisionLog;
 import dev.pointsman.picker.telemetry.EndpointDebug;
 import dev.pointsman.picker.telemetry.EndpointGauges;
@@ -41,6 +46,7 @@ import dev.pointsman.picker.telemetry.PickerMetrics;
 import dev.pointsman.picker.telemetry.PoolGauges;
 import dev.pointsman.picker.telemetry.ReplicationMeters;
 import dev.pointsman.picker.telemetry.ScrapeMetrics;
+import dev.pointsman.picker.telemetry.ShadowMeters;
 import dev.pointsman.runtime.AdminServer;
 import dev.pointsman.runtime.CertificateReloader;
 import dev.pointsman.runtime.GrpcServer;
@@ -48,6 +54,7 @@ import dev.pointsman.runtime.Metrics;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -101,6 +108,8 @@ public final class PickerApp implements AutoCloseable {
   private final KvEventSubscribers kvEvents;
   private final Replicator replicator;
   private final ScheduledExecutorService flowExecutor;
+  private final TrafficRecorder recorder;
+  private ShadowRouting shadow;
   private volatile boolean draining;
 
   /**
@@ -196,6 +205,8 @@ public final class PickerApp implements AutoCloseable {
           java.util.concurrent.TimeUnit.MILLISECONDS);
       routing = gate;
     }
+    this.recorder = recorder(config.recording());
+    routing = adoption(routing, scheduler, config, recorder);
     io.grpc.BindableService service =
         ExtProcService.create(
             routing,
@@ -225,6 +236,7 @@ public final class PickerApp implements AutoCloseable {
             .register("/debug/decisions", decisions::recent)
             .register("/debug/endpoints", new EndpointDebug(datastore)::endpoints)
             .register("/debug/replication", this::replication)
+            .register("/debug/shadow", this::shadowReport)
             .readyDetail(() -> replicator == null ? "" : replicator.status().detail());
     if (replicator != null) {
       ReplicationMeters.register(metrics.registry(), replicator);
@@ -235,6 +247,52 @@ public final class PickerApp implements AutoCloseable {
     datastore.addMembershipListener(m -> endpointGauges.update());
     source.bindMetrics(metrics.registry());
     source.start(datastore, policies, resolver);
+  }
+
+  /** The traffic recorder of {@code recording}, or null when it is off. */
+  private TrafficRecorder recorder(RecordingSection recording) {
+    if (!recording.enabled()) {
+      return null;
+    }
+    byte[] salt = Salt.load(recording.salt(), Salt.fileFor(recording.path()), new SecureRandom());
+    TrafficRecorder r;
+    try {
+      r =
+          new TrafficRecorder(
+              recording.path(),
+              recording.maxBytes(),
+              recording.maxFiles(),
+              recording.queueCapacity(),
+              salt,
+              daemon("pointsman-recorder"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(
+          "recording.file: " + recording.file() + " cannot be written", e);
+    }
+    FunctionCounter.builder("pointsman.recording.lines", r, TrafficRecorder::written)
+        .description("Requests written to the traffic recording")
+        .register(metrics.registry());
+    FunctionCounter.builder("pointsman.recording.dropped", r, TrafficRecorder::dropped)
+        .description("Requests not recorded: the writer's queue was full or it had stopped")
+        .register(metrics.registry());
+    return r;
+  }
+
+  /** Routing with shadow mode and the recorder around it, as configured. */
+  private Routing adoption(
+      Routing router, Scheduler scheduler, PickerConfig config, TrafficRecorder recorder) {
+    Routing routing = router;
+    if (config.shadow().enabled()) {
+      shadow = new ShadowRouting(routing, scheduler.inFlight());
+      ShadowMeters.register(metrics.registry(), shadow);
+      routing = shadow;
+    }
+    if (recorder != null) {
+      routing =
+          new RecordingRouting(
+              routing, recorder, System::nanoTime, config.recording().tenantHeader());
+    }
+    return routing;
   }
 
   /** Starts serving. Readiness follows the datastore: true once every pool has been scraped. */
@@ -286,6 +344,10 @@ public final class PickerApp implements AutoCloseable {
       out.put("messagesRejected", st.rejected());
     }
     return out;
+  }
+
+  private Object shadowReport() {
+    return shadow == null ? java.util.Map.of("enabled", false) : shadow.report();
   }
 
   /** This replica's name among its peers: the pod's name, else the host's and the process id. */
@@ -447,6 +509,9 @@ public final class PickerApp implements AutoCloseable {
   }
 
   private void closeRest() {
+    if (recorder != null) {
+      recorder.close();
+    }
     kvEvents.close();
     tokenizers.forEach(HfPromptTokenizer::close);
     if (replicator != null) {

@@ -265,7 +265,9 @@ public final class PickerCommand implements Callable<Integer> {
         replicationBind == null
             ? c.replication()
             : c.replication().withBindAddress(replicationBind),
-        c.flowControl());
+        c.flowControl(),
+        c.recording(),
+        c.shadow());
   }
 
   /** The pools with their endpoints on consecutive ports from {@code base}, in file order. */

@@ -33,6 +33,8 @@ import java.util.Set;
  * @param shutdown the not-ready grace period on SIGTERM
  * @param replication sharing state with the other picker replicas (off by default)
  * @param flowControl holding requests for saturated pools in the picker (off by default)
+ * @param recording the traffic recorder (off by default)
+ * @param shadow shadow mode (off by default)
  */
 public record PickerConfig(
     GrpcSection grpc,
@@ -47,8 +49,46 @@ public record PickerConfig(
     ProtocolSection protocol,
     ShutdownSection shutdown,
     ReplicationSection replication,
-    FlowControlSection flowControl) {
+    FlowControlSection flowControl,
+    RecordingSection recording,
+    ShadowSection shadow) {
 
+  public PickerConfig {
+    grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
+    admin = admin == null ? AdminSection.DEFAULTS : admin;
+    extProc = extProc == null ? ExtProcSection.DEFAULTS : extProc;
+    scrape = scrape == null ? ScrapeSection.DEFAULTS : scrape;
+    models = models == null ? List.of() : List.copyOf(models);
+    objectives = objectives == null ? List.of() : List.copyOf(objectives);
+    decisionLog = decisionLog == null ? 256 : decisionLog;
+    protocol = protocol == null ? ProtocolSection.DEFAULTS : protocol;
+    shutdown = shutdown == null ? ShutdownSection.DEFAULTS : shutdown;
+    replication = replication == null ? ReplicationSection.DEFAULTS : replication;
+    flowControl = flowControl == null ? FlowControlSection.DEFAULTS : flowControl;
+    recording = recording == null ? RecordingSection.DEFAULTS : recording;
+    shadow = shadow == null ? ShadowSection.DEFAULTS : shadow;
+    pools = pools == null ? List.of() : List.copyOf(pools);
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < pools.size(); i++) {
+      if (!names.add(pools.get(i).name())) {
+        throw new IllegalArgumentException(
+            "pools[" + i + "].name: '" + pools.get(i).name() + "' (already used by another pool)");
+      }
+    }
+    grpc.inboundLimit(extProc.toSettings(ExtProcSettings.DEFAULTS)); // the limits agree
+    if (decisionLog < 0 || decisionLog > 100_000) {
+      throw new IllegalArgumentException("decisionLog: " + decisionLog + " (expected 0..100000)");
+    }
+    if (flowControl.enabled()
+        && extProc.toSettings(ExtProcSettings.DEFAULTS).requestBodyMode()
+            != BodyMode.FULL_DUPLEX_STREAMED) {
+      // a buffered body's reply is subject to Envoy's message timeout: it cannot wait
+      throw new IllegalArgumentException(
+          "flowControl.enabled: true (expected extProc.requestBodyMode FULL_DUPLEX_STREAMED)");
+    }
+  }
+
+  /** The configuration before flow control, the recorder and shadow mode, all off. */
   public PickerConfig(
       GrpcSection grpc,
       AdminSection admin,
@@ -75,40 +115,9 @@ public record PickerConfig(
         protocol,
         shutdown,
         replication,
+        null,
+        null,
         null);
-  }
-
-  public PickerConfig {
-    grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
-    admin = admin == null ? AdminSection.DEFAULTS : admin;
-    extProc = extProc == null ? ExtProcSection.DEFAULTS : extProc;
-    scrape = scrape == null ? ScrapeSection.DEFAULTS : scrape;
-    models = models == null ? List.of() : List.copyOf(models);
-    objectives = objectives == null ? List.of() : List.copyOf(objectives);
-    decisionLog = decisionLog == null ? 256 : decisionLog;
-    protocol = protocol == null ? ProtocolSection.DEFAULTS : protocol;
-    shutdown = shutdown == null ? ShutdownSection.DEFAULTS : shutdown;
-    replication = replication == null ? ReplicationSection.DEFAULTS : replication;
-    flowControl = flowControl == null ? FlowControlSection.DEFAULTS : flowControl;
-    pools = pools == null ? List.of() : List.copyOf(pools);
-    Set<String> names = new HashSet<>();
-    for (int i = 0; i < pools.size(); i++) {
-      if (!names.add(pools.get(i).name())) {
-        throw new IllegalArgumentException(
-            "pools[" + i + "].name: '" + pools.get(i).name() + "' (already used by another pool)");
-      }
-    }
-    grpc.inboundLimit(extProc.toSettings(ExtProcSettings.DEFAULTS)); // the limits agree
-    if (decisionLog < 0 || decisionLog > 100_000) {
-      throw new IllegalArgumentException("decisionLog: " + decisionLog + " (expected 0..100000)");
-    }
-    if (flowControl.enabled()
-        && extProc.toSettings(ExtProcSettings.DEFAULTS).requestBodyMode()
-            != BodyMode.FULL_DUPLEX_STREAMED) {
-      // a buffered body's reply is subject to Envoy's message timeout: it cannot wait
-      throw new IllegalArgumentException(
-          "flowControl.enabled: true (expected extProc.requestBodyMode FULL_DUPLEX_STREAMED)");
-    }
   }
 
   /** Reads and validates a config file. */
@@ -147,7 +156,8 @@ public record PickerConfig(
 
   /** How the ext_proc service speaks the Endpoint Picker Protocol. */
   public PickerOptions pickerOptions() {
-    return protocol.toOptions();
+    PickerOptions options = protocol.toOptions();
+    return shadow.enabled() ? options.inShadow() : options;
   }
 
   public PoolConfig pool(String name) {

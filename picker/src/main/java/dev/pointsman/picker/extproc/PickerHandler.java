@@ -88,7 +88,8 @@ final class PickerHandler implements ExtProcHandler {
     }
     RouteInput input =
         flow == null
-            ? new RouteInput(head.requestId(), body, head.objective(), allowed(head), tpotSlo)
+            ? new RouteInput(
+                head.requestId(), body, head.objective(), allowed(head), tpotSlo, head::header)
             : new RouteInput(
                 head.requestId(),
                 body,
@@ -97,7 +98,8 @@ final class PickerHandler implements ExtProcHandler {
                 tpotSlo,
                 head.header(flow.fairness()),
                 ttftSlo,
-                head.contentLength());
+                head.contentLength(),
+                head::header);
     long start = clock.getAsLong();
     if (flow == null) {
       return decided(head, input, routing.route(input), start);
@@ -186,6 +188,10 @@ final class PickerHandler implements ExtProcHandler {
     }
     if (head.requestIdGenerated()) {
       headers.put("x-request-id", head.requestId());
+    }
+    if (options.shadow()) { // the data plane's own balancer routes: no destination at all
+      headers.remove(Responses.DESTINATION);
+      return new Verdict.Forward(headers, null, new Listener(r), r.model(), null);
     }
     return new Verdict.Forward(
         headers,

@@ -10,12 +10,23 @@ import java.util.Objects;
  *     test-epp-endpoint-selection} request header restricts the candidates and responses carry
  *     {@code x-conformance-test-served-endpoint}. Test only: with it on, any client can choose its
  *     pod
+ * @param shadow shadow mode: the reply carries no destination (header or metadata), the data plane
+ *     routes by its own cluster; the decision is still made, counted and learned from
  */
-public record PickerOptions(DataPlane dataPlane, boolean conformanceTestHooks) {
+public record PickerOptions(DataPlane dataPlane, boolean conformanceTestHooks, boolean shadow) {
   public static final PickerOptions DEFAULTS = new PickerOptions(DataPlane.ORIGINAL_DST, false);
 
   public PickerOptions {
     Objects.requireNonNull(dataPlane, "dataPlane");
+  }
+
+  public PickerOptions(DataPlane dataPlane, boolean conformanceTestHooks) {
+    this(dataPlane, conformanceTestHooks, false);
+  }
+
+  /** These options in shadow mode. */
+  public PickerOptions inShadow() {
+    return new PickerOptions(dataPlane, conformanceTestHooks, true);
   }
 
   /** What the data plane does with {@code x-gateway-destination-endpoint}. */

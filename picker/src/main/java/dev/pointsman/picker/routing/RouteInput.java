@@ -3,6 +3,7 @@ package dev.pointsman.picker.routing;
 import dev.pointsman.inference.request.ParsedRequest;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * One request as the protocol layer hands it to routing.
@@ -15,6 +16,7 @@ import java.util.Set;
  * @param fairnessId the flow-control tenant (the fairness header), or null for the default flow
  * @param ttftSloSeconds the request's time-to-first-token objective, or NaN for none
  * @param bodyBytes the request body's size, or -1 when unknown
+ * @param headers a request header's value by its lower-case name (null when absent)
  */
 public record RouteInput(
     String requestId,
@@ -24,7 +26,10 @@ public record RouteInput(
     double tpotSloSeconds,
     String fairnessId,
     double ttftSloSeconds,
-    long bodyBytes) {
+    long bodyBytes,
+    Function<String, String> headers) {
+  private static final Function<String, String> NO_HEADERS = name -> null;
+
   public RouteInput(String requestId, ParsedRequest body, String objective, Set<String> subset) {
     this(requestId, body, objective, subset, Double.NaN);
   }
@@ -35,12 +40,44 @@ public record RouteInput(
       String objective,
       Set<String> subset,
       double tpotSloSeconds) {
-    this(requestId, body, objective, subset, tpotSloSeconds, null, Double.NaN, -1);
+    this(requestId, body, objective, subset, tpotSloSeconds, null, Double.NaN, -1, NO_HEADERS);
+  }
+
+  public RouteInput(
+      String requestId,
+      ParsedRequest body,
+      String objective,
+      Set<String> subset,
+      double tpotSloSeconds,
+      String fairnessId,
+      double ttftSloSeconds,
+      long bodyBytes) {
+    this(
+        requestId,
+        body,
+        objective,
+        subset,
+        tpotSloSeconds,
+        fairnessId,
+        ttftSloSeconds,
+        bodyBytes,
+        NO_HEADERS);
+  }
+
+  public RouteInput(
+      String requestId,
+      ParsedRequest body,
+      String objective,
+      Set<String> subset,
+      double tpotSloSeconds,
+      Function<String, String> headers) {
+    this(requestId, body, objective, subset, tpotSloSeconds, null, Double.NaN, -1, headers);
   }
 
   public RouteInput {
     Objects.requireNonNull(requestId, "requestId");
     Objects.requireNonNull(body, "body");
     subset = subset == null ? null : Set.copyOf(subset);
+    headers = headers == null ? NO_HEADERS : headers;
   }
 }

@@ -19,6 +19,28 @@ public interface Routing {
   }
 
   /**
+   * For a routing that wraps another: {@code inner}'s outcome passed through {@code after}, with
+   * cancellation passed back to {@code inner} (the stream went away: the request leaves the queue),
+   * and an outcome that {@code inner} routed in the same instant released rather than lost.
+   */
+  static CompletableFuture<RouteOutcome> then(
+      CompletableFuture<RouteOutcome> inner, java.util.function.UnaryOperator<RouteOutcome> after) {
+    CompletableFuture<RouteOutcome> outer = inner.thenApply(after);
+    outer.whenComplete(
+        (o, e) -> {
+          if (outer.isCancelled() && !inner.cancel(false)) {
+            inner.thenAccept(
+                late -> {
+                  if (late instanceof RouteOutcome.Routed r) {
+                    r.picked().ticket().release();
+                  }
+                });
+          }
+        });
+    return outer;
+  }
+
+  /**
    * The proxy reported which endpoint served a routed request (at its response headers). Returns
    * the request as charged to that endpoint: itself when the primary served, the pick moved to the
    * fallback that served, or (an endpoint not picked) itself with its hold released.

@@ -25,6 +25,7 @@ public final class CycleState {
   private boolean promptContinues;
   private double[] analyticTtft;
   private double[] adapterSeconds;
+  private double[] predictedTtft;
   private java.util.Map<String, LoraState> loraStates;
 
   public CycleState(long nowNanos, long[] promptBlocks) {
@@ -132,6 +133,16 @@ public final class CycleState {
   /** Records each candidate's analytic TTFT estimate, so the pick can be learned from later. */
   public void analyticTtft(double[] seconds) {
     this.analyticTtft = seconds;
+  }
+
+  /** Records each candidate's learned TTFT prediction (adapter loads included), in seconds. */
+  public void predictedTtft(double[] seconds) {
+    this.predictedTtft = seconds;
+  }
+
+  /** Each candidate's learned TTFT prediction in seconds, or null when none was made. */
+  public double[] predictedTtft() {
+    return predictedTtft;
   }
 
   /** Records the seconds each candidate's adapter load is predicted to add. */

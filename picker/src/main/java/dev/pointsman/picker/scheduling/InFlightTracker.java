@@ -302,6 +302,11 @@ public final class InFlightTracker {
       }
     }
 
+    /** The LoRA adapter the request asked for, or null. */
+    public String adapter() {
+      return adapter;
+    }
+
     public String address() {
       return address;
     }

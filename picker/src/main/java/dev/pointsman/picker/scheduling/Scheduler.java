@@ -284,7 +284,16 @@ public final class Scheduler {
     for (Candidate c : candidates) {
       addresses.add(c.address());
     }
-    Explanation why = new Explanation(names, weights, addresses, scores, totals, order[0]);
+    Explanation why =
+        new Explanation(
+            names,
+            weights,
+            addresses,
+            scores,
+            totals,
+            order[0],
+            state.predictedTtft(),
+            state.promptBlocks());
     return new Decision.Picked(primary, fallbacks, ticket, why, prediction, fallbackPredictions);
   }
 

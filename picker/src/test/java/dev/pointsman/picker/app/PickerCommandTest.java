@@ -75,6 +75,20 @@ class PickerCommandTest {
   }
 
   @Test
+  void flagsKeepTheRecordingAndShadowSections() throws Exception {
+    PickerConfig c =
+        parse(
+                POOLS + "recording: {enabled: true, maxFiles: 2}\nshadow: {enabled: true}\n",
+                "--grpc-port",
+                "19002")
+            .config();
+
+    assertThat(c.recording().enabled()).isTrue();
+    assertThat(c.recording().maxFiles()).isEqualTo(2);
+    assertThat(c.shadow().enabled()).isTrue();
+  }
+
+  @Test
   void endpointPortBaseRenumbersTheEndpointsInFileOrderKeepingHostsAndLabels() throws Exception {
     PickerConfig c = parse(POOLS, "--endpoint-port-base", "18001").config();
 

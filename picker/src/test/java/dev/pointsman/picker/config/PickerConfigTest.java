@@ -133,6 +133,11 @@ class PickerConfigTest {
         "protocol: {dataPlane: sideways} | protocol.dataPlane: 'sideways' (expected original-dst or"
             + " override-host)",
         "shutdown: {graceSeconds: -1} | shutdown.graceSeconds: -1 (expected 0..300)",
+        "recording: {maxBytes: 0} | recording.maxBytes: 0 (expected >= 1)",
+        "recording: {maxFiles: 0} | recording.maxFiles: 0 (expected 1..1000)",
+        "recording: {queueCapacity: 0} | recording.queueCapacity: 0 (expected 1..1000000)",
+        "recording: {salt: ''} | recording.salt: '' (expected a secret string, or leave it out)",
+        "shadow: {destination: sideways} | shadow.destination: 'sideways' (expected none",
         "replication: {enabled: true} | replication.discovery: none (expected dnsQuery or members when enabled)",
         "replication: {bindAddress: 0.0.0.0} | replication.bindAddress: '0.0.0.0' (expected the address of one interface",
         "replication: {batchMillis: 0} | replication.batchMillis: 0 (expected 1..10000)",
@@ -144,6 +149,24 @@ class PickerConfigTest {
     assertThatThrownBy(() -> PickerConfig.parse(yaml))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(message);
+  }
+
+  @Test
+  void recordingAndShadowAreOffByDefaultAndReadTheirSections() {
+    PickerConfig defaults = PickerConfig.parse("grpc: {port: 0}\n");
+    assertThat(defaults.recording().enabled()).isFalse();
+    assertThat(defaults.shadow().enabled()).isFalse();
+    assertThat(defaults.pickerOptions().shadow()).isFalse();
+
+    PickerConfig on =
+        PickerConfig.parse(
+            "recording: {enabled: true, file: /tmp/t.jsonl, maxBytes: 1000, maxFiles: 2,"
+                + " tenantHeader: X-Tenant}\nshadow: {enabled: true}\n");
+    assertThat(on.recording().maxBytes()).isEqualTo(1000);
+    assertThat(on.recording().maxFiles()).isEqualTo(2);
+    assertThat(on.recording().tenantHeader()).isEqualTo("x-tenant");
+    assertThat(on.shadow().destination()).isEqualTo("none");
+    assertThat(on.pickerOptions().shadow()).isTrue();
   }
 
   @Test

@@ -82,6 +82,21 @@ final class Fixture implements AutoCloseable {
       PickerOptions options,
       String defaultModel)
       throws IOException {
+    this(settings, override, also, options, defaultModel, (r, tracker) -> r);
+  }
+
+  /**
+   * With the real routing wrapped by {@code around}, which also gets the in-flight tracker (a
+   * decorator such as shadow mode).
+   */
+  Fixture(
+      ExtProcSettings settings,
+      Routing override,
+      ExtProcObserver also,
+      PickerOptions options,
+      String defaultModel,
+      java.util.function.BiFunction<Routing, InFlightTracker, Routing> around)
+      throws IOException {
     observer.also = also;
     pools.put("gpu-a", pool("gpu-a", "10.0.0.1:8000", "10.0.0.2:8000"));
     pools.put("empty", PoolSnapshot.empty("empty"));
@@ -97,14 +112,16 @@ final class Fixture implements AutoCloseable {
     routing =
         override != null
             ? override
-            : new OneHopRouter(
-                () -> resolver,
-                name -> pools.getOrDefault(name, PoolSnapshot.empty(name)),
-                policies,
-                scheduler,
-                new Objectives(List.of(new Objectives.Objective("batch", -1))),
-                () -> new SplittableRandom(7),
-                null);
+            : around.apply(
+                new OneHopRouter(
+                    () -> resolver,
+                    name -> pools.getOrDefault(name, PoolSnapshot.empty(name)),
+                    policies,
+                    scheduler,
+                    new Objectives(List.of(new Objectives.Objective("batch", -1))),
+                    () -> new SplittableRandom(7),
+                    null),
+                inFlight);
     String name = InProcessServerBuilder.generateName();
     server =
         InProcessServerBuilder.forName(name)

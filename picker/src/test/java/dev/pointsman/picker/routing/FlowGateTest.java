@@ -117,6 +117,34 @@ class FlowGateTest {
   }
 
   @Test
+  void aWrappingRoutingPassesTheOutcomeOnAndItsCancellationBack() {
+    // a decorator (the recorder, shadow mode) over the gate: Routing.then
+    java.util.List<RouteOutcome> seen = new java.util.ArrayList<>();
+    CompletableFuture<RouteOutcome> kept =
+        Routing.then(
+            gate.submit(input("r1", null, null, Double.NaN)),
+            o -> {
+              seen.add(o);
+              return o;
+            });
+    CompletableFuture<RouteOutcome> left =
+        Routing.then(gate.submit(input("r2", null, null, Double.NaN)), o -> o);
+    assertThat(gate.waiting()).isEqualTo(2);
+
+    // when: r2's stream goes away while it waits; then the pool has room
+    left.cancel(false);
+    pool = pool(idle());
+    gate.poke();
+    executor.runAll();
+
+    // then: r2 left the queue (only r1 holds the pod), and r1's outcome passed the decorator
+    assertThat(kept.join()).isInstanceOf(RouteOutcome.Routed.class);
+    assertThat(seen).containsExactly(kept.join());
+    assertThat(gate.waiting()).isZero();
+    assertThat(inFlight.liveRequests()).isEqualTo(1);
+  }
+
+  @Test
   void aReleaseDispatchesTheNextWaitingRequest() {
     pool = pool(idle());
     RouteOutcome.Routed first =

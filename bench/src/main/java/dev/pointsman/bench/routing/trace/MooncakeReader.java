@@ -10,7 +10,10 @@ import java.io.IOException;
  * Reads Mooncake JSONL one line at a time. Blank lines and unknown fields are skipped; {@code
  * hash_ids} may be absent (no prefix sharing) or shorter than the prompt's blocks (the rest is
  * unique); an {@code output_length} of 0 is replayed as 1 token (the engine emits at least the
- * first token). Anything else wrong names the line.
+ * first token). A {@code block_tokens} field states how many tokens one hash id stands for (a
+ * Pointsman recording writes 16: its blocks are 64 characters); it overrides the trace's default
+ * (Mooncake's 512) and must be the same on every row that has it, from the first row on. Anything
+ * else wrong names the line.
  */
 final class MooncakeReader {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -34,6 +37,10 @@ final class MooncakeReader {
     double time = number(node, "timestamp");
     if (!(time >= 0) || Double.isInfinite(time)) {
       throw new IllegalArgumentException("timestamp: " + time + " (must be >= 0 ms)");
+    }
+    JsonNode declared = node.get("block_tokens");
+    if (declared != null) {
+      out.declareBlockTokens(integer(node, "block_tokens", 1));
     }
     int input = integer(node, "input_length", 1);
     int output = Math.max(1, integer(node, "output_length", 0));

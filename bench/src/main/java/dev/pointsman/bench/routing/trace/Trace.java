@@ -94,7 +94,8 @@ public final class Trace {
   static final class Builder {
     private final String source;
     private final String format;
-    private final int blockTokens;
+    private int blockTokens;
+    private boolean declared;
     private double[] timeMs = new double[1024];
     private int[] input = new int[1024];
     private int[] output = new int[1024];
@@ -131,6 +132,25 @@ public final class Trace {
 
     int size() {
       return size;
+    }
+
+    /**
+     * A row states the tokens per block id: the first row sets them for the trace, later rows must
+     * agree.
+     */
+    void declareBlockTokens(int tokens) {
+      if (!declared && size == 0) {
+        blockTokens = tokens;
+        declared = true;
+      } else if (tokens != blockTokens) {
+        throw new IllegalArgumentException(
+            "block_tokens: "
+                + tokens
+                + " (expected "
+                + blockTokens
+                + (declared ? ", as the first row states" : ": earlier rows did not state it")
+                + ")");
+      }
     }
 
     int blockTokens() {

@@ -46,6 +46,42 @@ class TraceFilesTest {
   }
 
   @Test
+  void aRecordingStatesTheTokensItsBlockIdsStandFor() throws Exception {
+    // a Pointsman recording: ids of 16-token blocks, more of them than 512-token blocks would allow
+    Trace t =
+        read(
+            "recorded.jsonl",
+            """
+            {"timestamp": 0, "input_length": 40, "output_length": 2, "hash_ids": [7, 8, 9], \
+            "block_tokens": 16, "model": "m", "tenant": "a"}
+            {"timestamp": 100, "input_length": 20, "output_length": 3, "hash_ids": [7, 5], \
+            "block_tokens": 16, "model": "m"}
+            """);
+    assertThat(t.blockTokens()).isEqualTo(16);
+    assertThat(t.blocks(0)).containsExactly(7, 8, 9);
+    assertThat(t.blocks(1)).containsExactly(7, 5);
+
+    assertThatThrownBy(
+            () ->
+                read(
+                    "mixed.jsonl",
+                    """
+                    {"timestamp": 0, "input_length": 40, "output_length": 2, "block_tokens": 16}
+                    {"timestamp": 1, "input_length": 40, "output_length": 2, "block_tokens": 32}
+                    """))
+        .hasMessageContaining("line 2: block_tokens: 32 (expected 16, as the first row states)");
+    assertThatThrownBy(
+            () ->
+                read(
+                    "late.jsonl",
+                    """
+                    {"timestamp": 0, "input_length": 40, "output_length": 2}
+                    {"timestamp": 1, "input_length": 40, "output_length": 2, "block_tokens": 16}
+                    """))
+        .hasMessageContaining("block_tokens: 16 (expected 512: earlier rows did not state it)");
+  }
+
+  @Test
   void mooncakeErrorsNameTheLineAndTheFormat() throws Exception {
     assertThatThrownBy(
             () ->

@@ -118,6 +118,7 @@ public final class PredictedLatencyScorer implements Scorer {
     int n = candidates.size();
     double[] analytic = new double[n];
     double[] adapter = new double[n];
+    double[] predicted = new double[n];
     double[] uncached = new double[n];
     double fewestUncached = Double.POSITIVE_INFINITY;
     double kvUse = 0;
@@ -136,7 +137,8 @@ public final class PredictedLatencyScorer implements Scorer {
         adapter[i] = adapterSeconds(c, request.adapter(), context, loads);
       }
       double base = model == null ? analytic[i] : model.predict(c.address(), analytic[i]);
-      out[i] = Math.max(MIN_SECONDS, base + adapter[i]);
+      predicted[i] = base + adapter[i];
+      out[i] = Math.max(MIN_SECONDS, predicted[i]);
     }
     // Recomputing a prompt another endpoint holds costs the fleet that prefill, which matters as
     // much as the fleet is busy: weighed by the candidates' mean KV-cache use, a proxy for it.
@@ -154,6 +156,7 @@ public final class PredictedLatencyScorer implements Scorer {
     }
     context.analyticTtft(analytic);
     context.adapterSeconds(adapter);
+    context.predictedTtft(predicted);
     for (int i = 0; i < n; i++) {
       out[i] = best / out[i];
     }
