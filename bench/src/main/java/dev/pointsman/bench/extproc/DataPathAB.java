@@ -35,12 +35,14 @@ public final class DataPathAB {
     FIGURES.put("p50_ms", "added latency p50 (ms)");
     FIGURES.put("p99_ms", "added latency p99 (ms)");
     FIGURES.put("cpu_us", "process CPU per request (µs)");
+    FIGURES.put("cpu_nojit_us", "process CPU less JIT compilation per request (µs)");
     FIGURES.put("exec_cpu_us", "gRPC executor CPU per request (µs)");
     FIGURES.put("alloc_kb", "allocation per request (KB)");
     FIGURES.put("exec_alloc_kb", "executor allocation per request (KB)");
     FIGURES.put("young_gcs", "young GCs in the window");
     FIGURES.put("young_pause_ms", "young GC pause total (ms)");
     FIGURES.put("max_pause_ms", "longest young pause (ms)");
+    FIGURES.put("compile_ms", "JIT compilation in the window (ms)");
   }
 
   private static final List<String> TARGETS = List.of("picker", "echo");
