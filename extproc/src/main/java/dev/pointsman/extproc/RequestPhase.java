@@ -32,6 +32,7 @@ final class RequestPhase {
   private BodyMode mode;
   private RequestHead head;
   private BodyAccumulator body;
+  private BodyFeed feed;
   private long bytes;
   private boolean bodyEnded;
   private boolean answered;
@@ -81,6 +82,7 @@ final class RequestPhase {
     }
     RequestParser.checkContentType(head.contentType());
     body = context.parser().start(head.path());
+    feed = new BodyFeed(body);
     if (mode == BodyMode.BUFFERED) {
       send.accept(Responses.continueRequestHeaders());
     }
@@ -125,7 +127,7 @@ final class RequestPhase {
           "too_large",
           0);
     }
-    body.feed(data.asReadOnlyByteBuffer());
+    feed.feed(data);
     chunks.add(data);
     if (message.getEndOfStream()) {
       bodyEnded = true;
@@ -273,6 +275,7 @@ final class RequestPhase {
     if (body != null) {
       body.close();
       body = null;
+      feed = null;
     }
     if (forward != null && !ended) {
       ended = true;

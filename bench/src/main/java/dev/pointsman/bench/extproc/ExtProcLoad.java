@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.sun.net.httpserver.HttpServer;
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.config.PickerConfig;
+import dev.pointsman.runtime.GrpcServer;
 import io.envoyproxy.envoy.config.core.v3.HeaderMap;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
@@ -35,7 +36,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * the time from sending its last request-body chunk to receiving the last echoed chunk: how long
  * Envoy holds the request because of the picker (parse, decide, echo).
  *
- * <p>Usage: {@code ExtProcLoad RATE SECONDS BODY_BYTES [ENDPOINTS]}
+ * <p>Usage: {@code ExtProcLoad [--target picker|echo] [--machine] [--warmup-min S] [--warmup-max S]
+ * RATE SECONDS BODY_BYTES [ENDPOINTS]}. {@code --target echo} loads the {@link EchoExtProc}
+ * baseline instead of the picker, on the same server. The warm-up runs in one-second slices until
+ * the JIT has settled (see {@link #warmUp}). {@code --machine} adds one {@code ab-result} line of
+ * key=value figures per request over the measured window (CPU, allocation, young GCs), which {@link
+ * DataPathAB} reads.
  */
 public final class ExtProcLoad {
   private static final int CHUNK = 16 * 1024;
@@ -43,24 +49,214 @@ public final class ExtProcLoad {
   private ExtProcLoad() {}
 
   public static void main(String[] args) throws Exception {
-    int rate = Integer.parseInt(args[0]);
-    int seconds = Integer.parseInt(args[1]);
-    int bodyBytes = Integer.parseInt(args[2]);
-    int endpoints = args.length > 3 ? Integer.parseInt(args[3]) : 8;
-    List<HttpServer> pods = startPods(endpoints);
-    try (PickerApp picker = new PickerApp(PickerConfig.parse(config(pods)), null).start()) {
-      while (!picker.ready()) {
-        Thread.onSpinWait();
+    Options o = Options.parse(args);
+    byte[] body = body(o.bodyBytes());
+    try (Target target = o.target().equals("echo") ? echo() : picker(o.endpoints())) {
+      ManagedChannel channel = channel(target.port(), target.certificatePem());
+      JvmCounters counters = new JvmCounters();
+      Warmup warm = warmUp(channel, body, o, counters);
+      System.gc();
+      counters.resetMaxPause();
+      JvmCounters.Snapshot before = counters.read();
+      Result r = run(channel, body, o.rate(), o.seconds(), "measured");
+      JvmCounters.Snapshot after = counters.read();
+      System.out.println(o.target() + " " + r);
+      if (o.machine()) {
+        System.out.println(machineLine(o.target(), r, warm, before, after, counters));
       }
-      ManagedChannel channel = channel(picker);
-      byte[] body = body(bodyBytes);
-      run(channel, body, rate, Math.max(5, seconds / 2), "warm-up");
-      Result r = run(channel, body, rate, seconds, "measured");
-      System.out.println(r);
       channel.shutdownNow();
-    } finally {
-      pods.forEach(p -> p.stop(0));
     }
+  }
+
+  /** Command-line options: {@code RATE SECONDS BODY_BYTES [ENDPOINTS]} and flags. */
+  record Options(
+      int rate,
+      int seconds,
+      int bodyBytes,
+      int endpoints,
+      String target,
+      boolean machine,
+      int warmupMinSeconds,
+      int warmupMaxSeconds) {
+    static Options parse(String[] args) {
+      List<String> positional = new ArrayList<>();
+      String target = "picker";
+      boolean machine = false;
+      int warmMin = -1;
+      int warmMax = 60;
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "--target" -> target = args[++i];
+          case "--machine" -> machine = true;
+          case "--warmup-min" -> warmMin = Integer.parseInt(args[++i]);
+          case "--warmup-max" -> warmMax = Integer.parseInt(args[++i]);
+          default -> positional.add(args[i]);
+        }
+      }
+      if (!target.equals("picker") && !target.equals("echo")) {
+        throw new IllegalArgumentException("--target " + target + " (expected picker or echo)");
+      }
+      if (positional.size() < 3) {
+        throw new IllegalArgumentException(
+            "usage: ExtProcLoad [--target picker|echo] [--machine] [--warmup-min S]"
+                + " [--warmup-max S] RATE SECONDS BODY_BYTES [ENDPOINTS]");
+      }
+      int seconds = Integer.parseInt(positional.get(1));
+      return new Options(
+          Integer.parseInt(positional.get(0)),
+          seconds,
+          Integer.parseInt(positional.get(2)),
+          positional.size() > 3 ? Integer.parseInt(positional.get(3)) : 8,
+          target,
+          machine,
+          warmMin >= 0 ? warmMin : Math.max(5, seconds / 2),
+          warmMax);
+    }
+  }
+
+  /** How long the warm-up ran and whether the JIT had settled by its end. */
+  record Warmup(int seconds, boolean settled, long lastSecondCompileMillis) {}
+
+  /**
+   * Compilation has settled when the JIT spent at most this long in each of the last {@link
+   * #SETTLED_SLICES} warm-up seconds.
+   */
+  static final long SETTLED_COMPILE_MILLIS = 5;
+
+  static final int SETTLED_SLICES = 2;
+
+  /**
+   * Runs the load in one-second slices for at least the minimum warm-up, then on until the JIT's
+   * total compilation time grew by at most {@link #SETTLED_COMPILE_MILLIS} in each of the last
+   * {@link #SETTLED_SLICES} slices, or the maximum is reached. Compilation comes in bursts long
+   * after start, so the measured window still reports its own ({@code compile_ms}).
+   */
+  private static Warmup warmUp(ManagedChannel channel, byte[] body, Options o, JvmCounters counters)
+      throws InterruptedException {
+    int s = 0;
+    int quiet = 0;
+    long grew = Long.MAX_VALUE;
+    while (s < o.warmupMaxSeconds()) {
+      long before = counters.compileMillis();
+      run(channel, body, o.rate(), 1, "warm-up");
+      grew = counters.compileMillis() - before;
+      s++;
+      quiet = grew <= SETTLED_COMPILE_MILLIS ? quiet + 1 : 0;
+      if (s >= o.warmupMinSeconds() && quiet >= SETTLED_SLICES) {
+        return new Warmup(s, true, grew);
+      }
+    }
+    return new Warmup(s, false, grew);
+  }
+
+  /** One {@code ab-result key=value ...} line, the figures per request over the measured window. */
+  static String machineLine(
+      String target,
+      Result r,
+      Warmup warm,
+      JvmCounters.Snapshot b,
+      JvmCounters.Snapshot a,
+      JvmCounters counters) {
+    double n = r.requests();
+    return String.format(
+        Locale.ROOT,
+        "ab-result target=%s requests=%d errors=%d achieved=%.1f p50_ms=%.4f p99_ms=%.4f"
+            + " cpu_us=%.2f cpu_nojit_us=%.2f exec_cpu_us=%.2f alloc_kb=%.3f exec_alloc_kb=%.3f young_gcs=%d"
+            + " young_pause_ms=%d max_pause_ms=%.3f warmup_s=%d settled=%d compile_ms=%d",
+        target,
+        r.requests(),
+        r.errors(),
+        r.achieved(),
+        r.q(0.50),
+        r.q(0.99),
+        (a.processCpuNanos() - b.processCpuNanos()) / n / 1e3,
+        (a.processCpuNanos() - b.processCpuNanos() - (a.compileMillis() - b.compileMillis()) * 1e6)
+            / n
+            / 1e3,
+        (a.executorCpuNanos() - b.executorCpuNanos()) / n / 1e3,
+        (a.allocatedBytes() - b.allocatedBytes()) / n / 1e3,
+        (a.executorAllocatedBytes() - b.executorAllocatedBytes()) / n / 1e3,
+        a.youngGcs() - b.youngGcs(),
+        a.youngGcMillis() - b.youngGcMillis(),
+        counters.maxYoungPauseMillis(),
+        warm.seconds(),
+        warm.settled() ? 1 : 0,
+        a.compileMillis() - b.compileMillis());
+  }
+
+  /** The server under load: its TLS port and the certificate to trust. */
+  interface Target extends AutoCloseable {
+    int port();
+
+    String certificatePem();
+
+    @Override
+    void close();
+  }
+
+  static Target picker(int endpoints) throws Exception {
+    List<HttpServer> pods = startPods(endpoints);
+    PickerApp app;
+    try {
+      app = new PickerApp(PickerConfig.parse(config(addresses(pods))), null).start();
+    } catch (RuntimeException e) {
+      pods.forEach(p -> p.stop(0));
+      throw e;
+    }
+    while (!app.ready()) {
+      Thread.onSpinWait();
+    }
+    return new Target() {
+      @Override
+      public int port() {
+        return app.grpcPort();
+      }
+
+      @Override
+      public String certificatePem() {
+        return app.certificatePem().orElseThrow();
+      }
+
+      @Override
+      public void close() {
+        app.close();
+        pods.forEach(p -> p.stop(0));
+      }
+    };
+  }
+
+  /**
+   * The echo baseline on the picker's own server: the same configuration read the same way, so the
+   * same {@link GrpcServer} settings, TLS and executor.
+   */
+  static GrpcServer echoServer() {
+    PickerConfig config = PickerConfig.parse(config(List.of("127.0.0.1:9")));
+    return new GrpcServer(
+            config.grpc().toServerConfig(config.extProcSettings()),
+            List.of(new EchoExtProc("127.0.0.1:9", config.extProcSettings())),
+            List.of(ExternalProcessorGrpc.SERVICE_NAME))
+        .start();
+  }
+
+  static Target echo() {
+    GrpcServer server = echoServer();
+    server.setReady(true);
+    return new Target() {
+      @Override
+      public int port() {
+        return server.port();
+      }
+
+      @Override
+      public String certificatePem() {
+        return server.certificatePem().orElseThrow();
+      }
+
+      @Override
+      public void close() {
+        server.close();
+      }
+    };
   }
 
   private static Result run(
@@ -203,14 +399,18 @@ public final class ExtProcLoad {
     return pods;
   }
 
-  private static String config(List<HttpServer> pods) {
+  private static List<String> addresses(List<HttpServer> pods) {
+    return pods.stream().map(p -> "127.0.0.1:" + p.getAddress().getPort()).toList();
+  }
+
+  private static String config(List<String> endpoints) {
     StringBuilder sb =
         new StringBuilder(
             "grpc: {port: 0, host: 127.0.0.1}\nadmin: {port: 0, host: 127.0.0.1}\n"
                 + "decisionLog: 64\npools:\n  - name: p\n    models: [llama]\n    endpoints:\n");
-    for (int i = 0; i < pods.size(); i++) {
-      sb.append("      - {address: \"127.0.0.1:")
-          .append(pods.get(i).getAddress().getPort())
+    for (int i = 0; i < endpoints.size(); i++) {
+      sb.append("      - {address: \"")
+          .append(endpoints.get(i))
           .append("\", labels: {gpu: ")
           .append(i % 2 == 0 ? "H100-80" : "L4")
           .append("}}\n");
@@ -218,9 +418,8 @@ public final class ExtProcLoad {
     return sb.toString();
   }
 
-  private static ManagedChannel channel(PickerApp picker) throws Exception {
-    String pem = picker.certificatePem().orElseThrow();
-    return NettyChannelBuilder.forAddress("localhost", picker.grpcPort())
+  static ManagedChannel channel(int port, String pem) throws Exception {
+    return NettyChannelBuilder.forAddress("localhost", port)
         .sslContext(
             GrpcSslContexts.forClient()
                 .trustManager(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)))
@@ -248,7 +447,7 @@ public final class ExtProcLoad {
           ns[ns.length - 1] / 1e6);
     }
 
-    private double q(double p) {
+    double q(double p) {
       return ns[Math.min(ns.length - 1, (int) Math.ceil(p * ns.length) - 1)] / 1e6;
     }
   }

@@ -1,0 +1,110 @@
+package dev.pointsman.bench.extproc;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * This JVM's cost counters, read before and after a measured window: process CPU, CPU and
+ * allocation of the gRPC server's executor threads ({@code grpc-0}, {@code grpc-1}, ..., named by
+ * the runtime's pool), heap allocated by every thread (terminated ones included), young collections
+ * and their pauses, and the JIT's total compilation time (to tell when warm-up has settled).
+ * Thread-safe.
+ */
+final class JvmCounters {
+  /** The gRPC server executor's threads; not Netty's event loops, not the client's executor. */
+  static final Pattern EXECUTOR_THREAD = Pattern.compile("grpc-\\d+");
+
+  private final com.sun.management.OperatingSystemMXBean os =
+      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+  private final com.sun.management.ThreadMXBean threads =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+  private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+  private final AtomicLong maxYoungPauseMicros = new AtomicLong();
+
+  JvmCounters() {
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      if (young(gc.getName()) && gc instanceof NotificationEmitter emitter) {
+        emitter.addNotificationListener(
+            (n, handback) -> {
+              if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(
+                  n.getType())) {
+                long micros =
+                    GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData())
+                            .getGcInfo()
+                            .getDuration()
+                        * 1000;
+                maxYoungPauseMicros.accumulateAndGet(micros, Math::max);
+              }
+            },
+            null,
+            null);
+      }
+    }
+  }
+
+  /** Counters at one instant. */
+  record Snapshot(
+      long processCpuNanos,
+      long executorCpuNanos,
+      long allocatedBytes,
+      long executorAllocatedBytes,
+      long youngGcs,
+      long youngGcMillis,
+      long compileMillis) {}
+
+  Snapshot read() {
+    long executorCpu = 0;
+    long executorAlloc = 0;
+    for (var info : threads.getThreadInfo(threads.getAllThreadIds())) {
+      if (info != null && EXECUTOR_THREAD.matcher(info.getThreadName()).matches()) {
+        executorCpu += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+        executorAlloc += Math.max(0, threads.getThreadAllocatedBytes(info.getThreadId()));
+      }
+    }
+    long gcs = 0;
+    long gcMillis = 0;
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      if (young(gc.getName())) {
+        gcs += gc.getCollectionCount();
+        gcMillis += gc.getCollectionTime();
+      }
+    }
+    return new Snapshot(
+        os.getProcessCpuTime(),
+        executorCpu,
+        threads.getTotalThreadAllocatedBytes(),
+        executorAlloc,
+        gcs,
+        gcMillis,
+        compileMillis());
+  }
+
+  long compileMillis() {
+    return jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
+  }
+
+  /** Forgets the longest young pause seen so far. */
+  void resetMaxPause() {
+    maxYoungPauseMicros.set(0);
+  }
+
+  /** The longest young pause since {@link #resetMaxPause}, in milliseconds. */
+  double maxYoungPauseMillis() {
+    return maxYoungPauseMicros.get() / 1000.0;
+  }
+
+  /** G1's, Parallel's, Serial's and ZGC's young (minor) collectors by their MXBean names. */
+  static boolean young(String collector) {
+    return collector.contains("Young")
+        || collector.contains("Scavenge")
+        || collector.equals("Copy")
+        || collector.contains("ParNew")
+        || collector.contains("Minor");
+  }
+}
