@@ -1,6 +1,7 @@
 package dev.pointsman.picker.recording;
 
 import dev.pointsman.extproc.Completion;
+import dev.pointsman.picker.routing.ForwardingRouting;
 import dev.pointsman.picker.routing.RouteInput;
 import dev.pointsman.picker.routing.RouteOutcome;
 import dev.pointsman.picker.routing.Routing;
@@ -19,11 +20,10 @@ import java.util.function.LongSupplier;
  * end are held in a concurrent map by their in-flight ticket (an identity), each removed at its
  * end.
  */
-public final class RecordingRouting implements Routing {
+public final class RecordingRouting extends ForwardingRouting {
   /** Longest tenant value recorded; longer ones are cut. */
   static final int MAX_TENANT_CHARS = 128;
 
-  private final Routing delegate;
   private final TrafficRecorder recorder;
   private final LongSupplier nanoClock;
   private final long startNanos;
@@ -36,7 +36,7 @@ public final class RecordingRouting implements Routing {
    */
   public RecordingRouting(
       Routing delegate, TrafficRecorder recorder, LongSupplier nanoClock, String tenantHeader) {
-    this.delegate = delegate;
+    super(delegate);
     this.recorder = recorder;
     this.nanoClock = nanoClock;
     this.startNanos = nanoClock.getAsLong();
@@ -82,11 +82,6 @@ public final class RecordingRouting implements Routing {
   }
 
   @Override
-  public void firstByte(RouteOutcome.Routed routed, int status, String servedBy, long ttftNanos) {
-    delegate.firstByte(routed, status, servedBy, ttftNanos);
-  }
-
-  @Override
   public void completed(RouteOutcome.Routed routed, Completion completion) {
     delegate.completed(routed, completion);
     Arrival a = live.remove(routed.picked().ticket());
@@ -115,15 +110,5 @@ public final class RecordingRouting implements Routing {
   /** Requests routed and not yet ended (for tests: it returns to 0 when they all end). */
   int live() {
     return live.size();
-  }
-
-  @Override
-  public String modelsJson() {
-    return delegate.modelsJson();
-  }
-
-  @Override
-  public String modelJson(String id) {
-    return delegate.modelJson(id);
   }
 }

@@ -1,6 +1,7 @@
 package dev.pointsman.picker.shadow;
 
 import dev.pointsman.extproc.Completion;
+import dev.pointsman.picker.routing.ForwardingRouting;
 import dev.pointsman.picker.routing.RouteInput;
 import dev.pointsman.picker.routing.RouteOutcome;
 import dev.pointsman.picker.routing.Routing;
@@ -29,14 +30,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Thread-safe: the requests between routing and their end are held in a concurrent map by their
  * in-flight ticket (an identity), each removed at its end.
  */
-public final class ShadowRouting implements Routing {
-  private final Routing delegate;
+public final class ShadowRouting extends ForwardingRouting {
   private final InFlightTracker inFlight;
   private final ShadowStats stats = new ShadowStats();
   private final Map<InFlightTracker.Ticket, Pending> live = new ConcurrentHashMap<>();
 
   public ShadowRouting(Routing delegate, InFlightTracker inFlight) {
-    this.delegate = delegate;
+    super(delegate);
     this.inFlight = inFlight;
   }
 
@@ -93,11 +93,6 @@ public final class ShadowRouting implements Routing {
   }
 
   @Override
-  public void firstByte(RouteOutcome.Routed routed, int status, String servedBy, long ttftNanos) {
-    delegate.firstByte(routed, status, servedBy, ttftNanos);
-  }
-
-  @Override
   public void completed(RouteOutcome.Routed routed, Completion completion) {
     delegate.completed(routed, completion);
     Pending p = live.remove(routed.picked().ticket());
@@ -143,15 +138,5 @@ public final class ShadowRouting implements Routing {
   /** Requests routed and not yet ended. */
   int live() {
     return live.size();
-  }
-
-  @Override
-  public String modelsJson() {
-    return delegate.modelsJson();
-  }
-
-  @Override
-  public String modelJson(String id) {
-    return delegate.modelJson(id);
   }
 }
