@@ -86,10 +86,6 @@ class FlowControlRunTest {
     RunResult before = PolicyRun.run(s1, c, "pointsman", 0.9, 1);
     RunResult off = PolicyRun.run(withFlow(s1, FlowSpec.off()), c, "pointsman", 0.9, 1);
     assertThat(off).usingRecursiveComparison().isEqualTo(before);
-    // flow control on changes the run: the same scenario behind the gate is not the old path
-    RunResult on =
-        PolicyRun.run(withFlow(s1, new FlowSpec(true, 5000, 10_000)), c, "pointsman", 0.9, 1);
-    assertThat(on.ttftMs()).isNotEqualTo(before.ttftMs());
   }
 
   @Test
