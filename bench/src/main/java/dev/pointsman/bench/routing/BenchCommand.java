@@ -274,7 +274,12 @@ public final class BenchCommand implements Callable<Integer> {
     return scenario.withProduction(
         scenario.name() + "-pickers-" + n,
         new dev.pointsman.bench.routing.scenario.ProductionSpec(
-            n, p.envoys(), p.streamedFraction(), p.text(), n >= 2 ? Boolean.TRUE : null));
+            n,
+            p.envoys(),
+            p.streamedFraction(),
+            p.text(),
+            n >= 2 ? Boolean.TRUE : null,
+            p.flowControl()));
   }
 
   /** Whether the scenarios are the chosen suite's own (set by {@link #selected}). */

@@ -2,10 +2,12 @@ package dev.pointsman.bench.routing.policy;
 
 import dev.pointsman.bench.routing.workload.BenchRequest;
 import dev.pointsman.picker.config.ReplicationSection;
+import dev.pointsman.picker.flowcontrol.FlowLimits;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.picker.scheduling.Scheduler;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -97,6 +99,56 @@ public final class Gateway implements RoutingPolicy {
         new Sharing(schedulers, ReplicationSection.DEFAULTS, clock::nowNanos));
   }
 
+  /**
+   * Puts the picker's flow control in front of each replica of the picker's own policies (each
+   * replica its own gate, as each picker replica keeps its own queue); the baselines ship none.
+   * Returns whether any replica is now flow-controlled.
+   */
+  public boolean enableFlowControl(FlowLimits limits) {
+    boolean any = false;
+    for (RoutingPolicy r : replicas) {
+      if (r instanceof SchedulerPolicy s) {
+        s.enableFlowControl(limits);
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  /** Requests waiting in the replicas' flow control now. */
+  public int flowWaiting() {
+    int n = 0;
+    for (RoutingPolicy r : replicas) {
+      if (r instanceof SchedulerPolicy s) {
+        n += s.flowWaiting();
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Pumps every replica's flow control now; returns the requests that left it (by id), routed or
+   * refused. A refused one's stream ends.
+   */
+  public Map<Long, Route> pumpFlow() {
+    advance();
+    Map<Long, Route> left = new LinkedHashMap<>();
+    for (RoutingPolicy r : replicas) {
+      if (r instanceof SchedulerPolicy s && s.flowControlled()) {
+        for (Map.Entry<Long, Route> e : s.pumpFlow().entrySet()) {
+          left.put(e.getKey(), e.getValue());
+          if (e.getValue().outcome() != Route.Outcome.ROUTED) {
+            Integer stream = streamOf.remove(e.getKey());
+            if (stream != null) {
+              envoys.close(stream);
+            }
+          }
+        }
+      }
+    }
+    return left;
+  }
+
   /** Whether the replicas share what they learn. */
   public boolean shares() {
     return sharing != null;
@@ -128,8 +180,8 @@ public final class Gateway implements RoutingPolicy {
     advance();
     int stream = envoys.open();
     Route route = replicas.get(envoys.picker(stream)).route(request);
-    if (route.outcome() == Route.Outcome.ROUTED) {
-      streamOf.put(request.id(), stream);
+    if (route.outcome() == Route.Outcome.ROUTED || route.outcome() == Route.Outcome.QUEUED) {
+      streamOf.put(request.id(), stream); // a waiting request holds its stream open
     } else {
       envoys.close(stream); // answered at once: the stream ends
     }

@@ -14,7 +14,9 @@ public record Route(int pod, Outcome outcome, double predictedTtftMs, double pre
   public enum Outcome {
     ROUTED,
     SHED,
-    FAILED
+    FAILED,
+    /** Waiting in the gateway's flow control: routed or refused later. */
+    QUEUED
   }
 
   public static Route to(int pod) {
@@ -31,6 +33,10 @@ public record Route(int pod, Outcome outcome, double predictedTtftMs, double pre
 
   public static Route shed() {
     return new Route(-1, Outcome.SHED, Double.NaN, Double.NaN);
+  }
+
+  public static Route queued() {
+    return new Route(-1, Outcome.QUEUED, Double.NaN, Double.NaN);
   }
 
   public static Route failed() {

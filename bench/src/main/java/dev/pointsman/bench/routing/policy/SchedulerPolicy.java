@@ -7,12 +7,16 @@ import dev.pointsman.extproc.Usage;
 import dev.pointsman.inference.model.ModelResolver;
 import dev.pointsman.inference.model.ModelsConfig;
 import dev.pointsman.picker.app.PickerApp;
+import dev.pointsman.picker.flowcontrol.FlowLimits;
+import dev.pointsman.picker.flowcontrol.FlowListener;
 import dev.pointsman.picker.routing.DroppedReason;
+import dev.pointsman.picker.routing.FlowGate;
 import dev.pointsman.picker.routing.Objectives;
 import dev.pointsman.picker.routing.OneHopRouter;
 import dev.pointsman.picker.routing.PolicyRegistry;
 import dev.pointsman.picker.routing.RouteInput;
 import dev.pointsman.picker.routing.RouteOutcome;
+import dev.pointsman.picker.routing.Routing;
 import dev.pointsman.picker.scheduling.InFlightTracker;
 import dev.pointsman.picker.scheduling.Scheduler;
 import dev.pointsman.picker.scheduling.SchedulingPolicy;
@@ -20,9 +24,12 @@ import dev.pointsman.picker.scheduling.latency.LatencyModel;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import dev.pointsman.picker.scheduling.prior.SpeedPriors;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.random.RandomGenerator;
 
 /**
@@ -45,6 +52,9 @@ final class SchedulerPolicy implements RoutingPolicy {
   /** The objective the bench's sheddable requests name (a negative priority: sheddable). */
   static final String SHEDDABLE_OBJECTIVE = "bench-sheddable";
 
+  /** The objectives a workload part's {@code priority} names: {@code bench-priority-<p>}. */
+  static final String PRIORITY_OBJECTIVE = "bench-priority-";
+
   private static final long NS_PER_MS = 1_000_000L;
 
   private final String name;
@@ -54,6 +64,15 @@ final class SchedulerPolicy implements RoutingPolicy {
   private final Map<Long, RouteOutcome.Routed> routed = new HashMap<>();
   private final Map<Long, Double> firstByteMs = new HashMap<>();
   private final Map<String, Integer> podOf = new HashMap<>();
+
+  /** The picker's flow control in front of the router, or null (the old path: route at once). */
+  private FlowGate gate;
+
+  /** The gate's pumps after a release, run at the run's next event (its executor). */
+  private final List<Runnable> pokes = new ArrayList<>();
+
+  /** Requests waiting in the gate, in arrival order. */
+  private final Map<Long, CompletableFuture<RouteOutcome>> waiting = new LinkedHashMap<>();
 
   SchedulerPolicy(String name, SchedulingPolicy policy, FleetView fleet, RandomGenerator random) {
     this(name, policy, fleet, random, SpeedPriors.builtIn());
@@ -102,12 +121,68 @@ final class SchedulerPolicy implements RoutingPolicy {
             pool -> fleet.pool(),
             new PolicyRegistry(policy),
             scheduler,
-            new Objectives(List.of(new Objectives.Objective(SHEDDABLE_OBJECTIVE, -1))),
+            new Objectives(objectives()),
             () -> random,
             null);
     for (int i = 0; i < fleet.size(); i++) {
       podOf.put(FleetView.address(i), i);
     }
+  }
+
+  private static List<Objectives.Objective> objectives() {
+    List<Objectives.Objective> list = new ArrayList<>();
+    list.add(new Objectives.Objective(SHEDDABLE_OBJECTIVE, -1));
+    for (int p = -100; p <= 100; p++) {
+      list.add(new Objectives.Objective(PRIORITY_OBJECTIVE + p, p));
+    }
+    return list;
+  }
+
+  /**
+   * Puts the picker's own {@link FlowGate} in front of the router, on the virtual clock: a request
+   * for a saturated pool waits in it and is routed by {@link #pumpFlow} when a scrape or a release
+   * shows room.
+   */
+  void enableFlowControl(FlowLimits limits) {
+    gate = new FlowGate(router, limits, pokes::add, fleet::nowNanos, FlowListener.NONE);
+  }
+
+  boolean flowControlled() {
+    return gate != null;
+  }
+
+  /** Requests waiting in the gate now. */
+  int flowWaiting() {
+    return waiting.size();
+  }
+
+  /**
+   * Runs the gate's pending pumps and a pump now (TTLs, room freed by scrapes and releases), and
+   * returns the requests that left the gate since, routed or refused, in arrival order.
+   */
+  Map<Long, Route> pumpFlow() {
+    if (gate == null || waiting.isEmpty()) {
+      pokes.clear();
+      return Map.of();
+    }
+    List<Runnable> due = new ArrayList<>(pokes);
+    pokes.clear();
+    due.forEach(Runnable::run);
+    gate.pump();
+    Map<Long, Route> left = new LinkedHashMap<>();
+    var it = waiting.entrySet().iterator();
+    while (it.hasNext()) {
+      var e = it.next();
+      if (e.getValue().isDone()) {
+        it.remove();
+        left.put(e.getKey(), toRoute(e.getKey(), e.getValue().join()));
+      }
+    }
+    return left;
+  }
+
+  private Routing routing() {
+    return gate != null ? gate : router;
   }
 
   @Override
@@ -125,23 +200,55 @@ final class SchedulerPolicy implements RoutingPolicy {
    * the objective header; nothing else about the request reaches the scheduler.
    */
   static RouteInput routeInput(BenchRequest r, ClientRequests clients) {
+    if (r.tenant() == null && r.priority() == null) {
+      return new RouteInput(
+          Long.toString(r.id()),
+          clients.parsed(r),
+          r.sheddable() ? SHEDDABLE_OBJECTIVE : null,
+          null);
+    }
+    String objective =
+        r.priority() != null
+            ? PRIORITY_OBJECTIVE + r.priority()
+            : r.sheddable() ? SHEDDABLE_OBJECTIVE : null;
     return new RouteInput(
-        Long.toString(r.id()), clients.parsed(r), r.sheddable() ? SHEDDABLE_OBJECTIVE : null, null);
+        Long.toString(r.id()),
+        clients.parsed(r),
+        objective,
+        null,
+        Double.NaN,
+        r.tenant(),
+        Double.NaN,
+        -1);
   }
 
   @Override
   public Route route(BenchRequest r) {
-    RouteOutcome outcome = router.route(routeInput(r, fleet.requests()));
+    if (gate == null) {
+      return toRoute(r.id(), router.route(routeInput(r, fleet.requests())));
+    }
+    CompletableFuture<RouteOutcome> future = gate.submit(routeInput(r, fleet.requests()));
+    if (future.isDone()) {
+      return toRoute(r.id(), future.join());
+    }
+    waiting.put(r.id(), future);
+    return Route.queued();
+  }
+
+  private Route toRoute(long id, RouteOutcome outcome) {
     return switch (outcome) {
       case RouteOutcome.Routed p -> {
-        routed.put(r.id(), p);
+        routed.put(id, p);
         yield Route.to(
             podOf.get(p.address()),
             p.picked().predictedTtftSeconds() * 1000,
             p.picked().prediction().predictedTpotSeconds() * 1000);
       }
+      // behind flow control every refusal (saturated, TTL, overflow, evicted) is a 429: shed
       case RouteOutcome.Rejected j ->
-          DroppedReason.SATURATED.equals(j.droppedReason()) ? Route.shed() : Route.failed();
+          DroppedReason.SATURATED.equals(j.droppedReason()) || gate != null
+              ? Route.shed()
+              : Route.failed();
     };
   }
 
@@ -159,7 +266,7 @@ final class SchedulerPolicy implements RoutingPolicy {
   public void onFirstToken(BenchRequest request, int pod) {
     RouteOutcome.Routed p = routed.get(request.id());
     if (p != null && firstByteMs.putIfAbsent(request.id(), fleet.nowMs()) == null) {
-      router.firstByte(p, 200, p.address(), sinceArrival(request));
+      routing().firstByte(p, 200, p.address(), sinceArrival(request));
     }
   }
 
@@ -188,8 +295,8 @@ final class SchedulerPolicy implements RoutingPolicy {
     Completion.End end = failed ? Completion.End.ERROR : Completion.End.COMPLETED;
     long total = sinceArrival(request);
     if (first == null) {
-      router.firstByte(p, 503, p.address(), total);
-      router.completed(p, new Completion(503, total, total, Usage.NONE, p.address(), end));
+      routing().firstByte(p, 503, p.address(), total);
+      routing().completed(p, new Completion(503, total, total, Usage.NONE, p.address(), end));
       return;
     }
     long ttft = (long) ((first - request.arrivalMs()) * NS_PER_MS);
@@ -200,7 +307,7 @@ final class SchedulerPolicy implements RoutingPolicy {
                 request.sim().promptTokens(),
                 request.sim().outputTokens(),
                 Usage.NONE.cachedTokens());
-    router.completed(p, new Completion(200, ttft, total, usage, p.address(), end));
+    routing().completed(p, new Completion(200, ttft, total, usage, p.address(), end));
   }
 
   private long sinceArrival(BenchRequest request) {

@@ -3,10 +3,12 @@ package dev.pointsman.bench.routing.run;
 import dev.pointsman.bench.routing.policy.FleetView;
 import dev.pointsman.bench.routing.policy.Gateway;
 import dev.pointsman.bench.routing.policy.Route;
+import dev.pointsman.bench.routing.scenario.FlowSpec;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.scenario.ScrapeSpec;
 import dev.pointsman.bench.routing.workload.BenchRequest;
 import dev.pointsman.bench.routing.workload.ClientRequests;
+import dev.pointsman.picker.flowcontrol.FlowLimits;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.sim.engine.EngineConfig;
 import dev.pointsman.sim.engine.EngineListener;
@@ -33,6 +35,12 @@ public final class PolicyRun {
 
   private static final long SCRAPE_FAULT_SEED = 0x5343524150L;
 
+  /**
+   * While requests wait in flow control, the gateway pumps it this often (TTLs, and the releases
+   * heard since: a release's pump runs at the next tick, at most this late).
+   */
+  static final double FLOW_TICK_MS = 5;
+
   private final Scenario scenario;
   private final Capacity capacity;
   private final String policyName;
@@ -42,6 +50,7 @@ public final class PolicyRun {
   private final double[] firstMs;
   private final boolean[] lostInFlight;
   private final double[] finishMs;
+  private final double[] sentMs;
   private final int[] podOf;
   private final int[] cached;
   private final double[] predicted;
@@ -51,6 +60,7 @@ public final class PolicyRun {
   private VirtualCluster cluster;
   private List<FleetView> views;
   private Gateway policy;
+  private boolean flowOn;
 
   private PolicyRun(
       Scenario scenario,
@@ -71,6 +81,8 @@ public final class PolicyRun {
     finishMs = new double[n];
     Arrays.fill(firstMs, Double.NaN);
     Arrays.fill(finishMs, Double.NaN);
+    sentMs = new double[n];
+    Arrays.fill(sentMs, Double.NaN);
     podOf = new int[n];
     Arrays.fill(podOf, -1);
     cached = new int[n];
@@ -108,6 +120,35 @@ public final class PolicyRun {
     return new PolicyRun(scenario, capacity, policyName, load, seed, stream).execute(custom);
   }
 
+  /**
+   * As {@link #run(Scenario, Capacity, String, double, long)}, with TTFT by class of traffic
+   * (tenant and priority; empty when the scenario declares neither).
+   */
+  public static FlowClasses.Classed runClassed(
+      Scenario scenarioAtAnyLoad, Capacity capacity, String policyName, double load, long seed) {
+    Scenario scenario = scenarioAtAnyLoad.forLoad(load);
+    double durationMs = scenario.durationSeconds() * 1000;
+    List<BenchRequest> stream =
+        dev.pointsman.bench.routing.workload.RequestStream.generate(
+            scenario, rate(capacity, load), durationMs, seed);
+    PolicyRun run = new PolicyRun(scenario, capacity, policyName, load, seed, stream);
+    RunResult result = run.execute(Map.of());
+    return new FlowClasses.Classed(
+        result, FlowClasses.of(run, scenario.warmupSeconds() * 1000, scenario.slo().ttftMs()));
+  }
+
+  /** The run itself, executed, for tests of what happened to each request. */
+  static PolicyRun executed(
+      Scenario scenarioAtAnyLoad, Capacity capacity, String policyName, double load, long seed) {
+    Scenario scenario = scenarioAtAnyLoad.forLoad(load);
+    List<BenchRequest> stream =
+        dev.pointsman.bench.routing.workload.RequestStream.generate(
+            scenario, rate(capacity, load), scenario.durationSeconds() * 1000, seed);
+    PolicyRun run = new PolicyRun(scenario, capacity, policyName, load, seed, stream);
+    run.execute(Map.of());
+    return run;
+  }
+
   private RunResult execute(Map<String, PolicyConfig> custom) {
     List<EngineConfig> configs = Fleets.configs(scenario);
     cluster = new VirtualCluster(configs, listener(), scenario.world(), seed ^ WORLD_SEED);
@@ -132,6 +173,12 @@ public final class PolicyRun {
             custom,
             scenario.production().envoys(),
             scenario.production().sharing());
+    FlowSpec flow = scenario.production().flowControl();
+    flowOn =
+        flow.enabled()
+            && policy.enableFlowControl(
+                new FlowLimits(
+                    flow.maxQueued(), Long.MAX_VALUE / 4, flow.ttlMillis() * 1_000_000L));
     ScrapeSpec spec = scenario.scrape();
     // each replica scrapes every pod itself: its own phases, lags and failures (replica 0 draws
     // exactly what a single picker would)
@@ -151,36 +198,80 @@ public final class PolicyRun {
     int mark = 0;
     for (BenchRequest r : stream) {
       double t = r.arrivalMs();
-      while (true) {
-        int replica = nextFeed(feeds);
-        double scrapeAt = feeds.get(replica).nextEventMs();
-        double markAt = mark < marks.length ? marks[mark] : Double.POSITIVE_INFINITY;
-        if (Math.min(scrapeAt, markAt) > t) {
-          break;
-        }
-        if (markAt <= scrapeAt) {
-          cluster.runUntil(markAt);
-          captureCounters(mark++);
-        } else {
-          cluster.runUntil(scrapeAt);
-          int k = replica;
-          feeds.get(k).fire(cluster, views.get(k), pod -> policy.onScrape(k, pod));
-        }
-      }
+      mark = advance(t, feeds, marks, mark, false);
       cluster.runUntil(t);
       dispatch(r);
+    }
+    double endMs = durationMs + scenario.drainSeconds() * 1000;
+    if (flowOn) {
+      // requests still waiting need scrapes and ticks until they leave (routed, or their TTL)
+      mark = advance(endMs, feeds, marks, mark, true);
     }
     for (; mark < marks.length; mark++) {
       cluster.runUntil(marks[mark]);
       captureCounters(mark);
     }
-    cluster.runUntil(durationMs + scenario.drainSeconds() * 1000);
+    cluster.runUntil(endMs);
+    for (int i = 0; i < outcome.length; i++) {
+      if (outcome[i] == Route.Outcome.QUEUED) {
+        outcome[i] = Route.Outcome.SHED; // still waiting at the end: never served
+      }
+    }
     return new Measurements(scenario, capacity, this).result();
   }
 
+  /**
+   * Runs scrapes, marks and (with flow control, while requests wait) flow ticks due by {@code t},
+   * in time order; with {@code untilIdle} stops once nothing waits. Returns the next mark.
+   */
+  private int advance(
+      double t, List<ScrapeFeed> feeds, double[] marks, int mark, boolean untilIdle) {
+    while (true) {
+      if (untilIdle && policy.flowWaiting() == 0) {
+        return mark;
+      }
+      int replica = nextFeed(feeds);
+      double scrapeAt = feeds.get(replica).nextEventMs();
+      double markAt = mark < marks.length ? marks[mark] : Double.POSITIVE_INFINITY;
+      double tickAt =
+          flowOn && policy.flowWaiting() > 0
+              ? (Math.floor(cluster.now() / FLOW_TICK_MS) + 1) * FLOW_TICK_MS
+              : Double.POSITIVE_INFINITY;
+      if (Math.min(Math.min(scrapeAt, markAt), tickAt) > t) {
+        return mark;
+      }
+      if (tickAt < Math.min(scrapeAt, markAt)) {
+        cluster.runUntil(tickAt);
+        pumpFlow();
+      } else if (markAt <= scrapeAt) {
+        cluster.runUntil(markAt);
+        captureCounters(mark++);
+      } else {
+        cluster.runUntil(scrapeAt);
+        int k = replica;
+        feeds.get(k).fire(cluster, views.get(k), pod -> policy.onScrape(k, pod));
+        if (flowOn) {
+          pumpFlow();
+        }
+      }
+    }
+  }
+
+  /** Routes (or refuses) what left flow control now; a routed one reaches its pod now. */
+  private void pumpFlow() {
+    for (Map.Entry<Long, Route> e : policy.pumpFlow().entrySet()) {
+      BenchRequest r = stream.get((int) (long) e.getKey());
+      place(r, e.getValue(), r.sim().at(cluster.now()));
+    }
+  }
+
   private void dispatch(BenchRequest r) {
+    place(r, policy.route(r), r.sim());
+  }
+
+  /** Sends {@code r} (as {@code sim}: arriving at its pod now) where {@code route} says. */
+  private void place(BenchRequest r, Route route, SimRequest sim) {
     int idx = (int) r.id();
-    Route route = policy.route(r);
     outcome[idx] = route.outcome();
     if (route.outcome() != Route.Outcome.ROUTED) {
       return;
@@ -192,7 +283,8 @@ public final class PolicyRun {
       return;
     }
     try {
-      cluster.submit(r.sim(), route.pod());
+      cluster.submit(sim, route.pod());
+      sentMs[idx] = sim.arrivalMs();
       podOf[idx] = route.pod();
       predicted[idx] = route.predictedTtftMs();
       predictedTpot[idx] = route.predictedTpotMs();
@@ -271,6 +363,11 @@ public final class PolicyRun {
 
   double firstMs(int i) {
     return firstMs[i];
+  }
+
+  /** When request {@code i} reached its pod (later than its arrival if it waited), or NaN. */
+  double sentMs(int i) {
+    return sentMs[i];
   }
 
   double finishMs(int i) {

@@ -15,13 +15,15 @@ package dev.pointsman.bench.routing.scenario;
  * @param sharing whether the picker replicas share what they learn (picks, observed latencies,
  *     in-flight work), as the picker's replication does: every 50 ms, 1 ms on the wire (default
  *     false: independent replicas); needs at least 2 replicas
+ * @param flowControl the picker's flow control in front of the fleet (default off)
  */
 public record ProductionSpec(
     Integer pickerReplicas,
     Integer envoys,
     Double streamedFraction,
     TextMix text,
-    Boolean sharing) {
+    Boolean sharing,
+    FlowSpec flowControl) {
   /** More replicas than this is not a deployment the bench models. */
   public static final int MAX_REPLICAS = 64;
 
@@ -38,6 +40,7 @@ public record ProductionSpec(
     }
     streamedFraction = Check.fraction("production.streamedFraction", streamedFraction, 1.0);
     text = text == null ? TextMix.defaults() : text;
+    flowControl = flowControl == null ? FlowSpec.off() : flowControl;
     sharing = sharing != null && sharing;
     if (sharing && pickerReplicas < 2) {
       throw new IllegalArgumentException(
@@ -48,16 +51,16 @@ public record ProductionSpec(
   }
 
   public static ProductionSpec defaults() {
-    return new ProductionSpec(null, null, null, null, null);
+    return new ProductionSpec(null, null, null, null, null, null);
   }
 
   /** A copy with {@code n} picker replicas. */
   public ProductionSpec withPickerReplicas(int n) {
-    return new ProductionSpec(n, envoys, streamedFraction, text, sharing);
+    return new ProductionSpec(n, envoys, streamedFraction, text, sharing, flowControl);
   }
 
   /** A copy whose replicas share what they learn, or not. */
   public ProductionSpec withSharing(boolean share) {
-    return new ProductionSpec(pickerReplicas, envoys, streamedFraction, text, share);
+    return new ProductionSpec(pickerReplicas, envoys, streamedFraction, text, share, flowControl);
   }
 }

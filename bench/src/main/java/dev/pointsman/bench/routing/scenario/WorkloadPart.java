@@ -18,6 +18,10 @@ import java.util.Set;
  *       documents of {@code documentTokens} (Zipf({@code zipf}) popularity), a unique question of
  *       {@code questionTokens}; ShareGPT-like answer.
  * </ul>
+ *
+ * <p>Any kind may name a {@code tenant} (the fairness id its requests carry, for flow control) and
+ * an objective {@code priority} (negative: sheddable; its requests name an objective of that
+ * priority). Both are unset by default: the requests carry neither, as before.
  */
 public record WorkloadPart(
     String kind,
@@ -32,7 +36,9 @@ public record WorkloadPart(
     Integer minTurns,
     Integer maxTurns,
     Double thinkSeconds,
-    Integer maxContextTokens) {
+    Integer maxContextTokens,
+    String tenant,
+    Integer priority) {
 
   public static final Set<String> KINDS = Set.of("sharegpt", "shared-prefix", "multi-turn", "rag");
 
@@ -53,11 +59,18 @@ public record WorkloadPart(
     maxTurns = Check.atLeast("maxTurns", maxTurns, Math.max(minTurns, 8), minTurns);
     thinkSeconds = Check.nonNegative("thinkSeconds", thinkSeconds, 10.0);
     maxContextTokens = Check.atLeast("maxContextTokens", maxContextTokens, 8000, 64);
+    if (tenant != null && (tenant.isBlank() || !tenant.matches("[A-Za-z0-9._-]{1,64}"))) {
+      throw new IllegalArgumentException(
+          "tenant: '" + tenant + "' (expected 1-64 of letters, digits, '.', '_', '-')");
+    }
+    if (priority != null && (priority < -100 || priority > 100)) {
+      throw new IllegalArgumentException("priority: " + priority + " (expected -100..100)");
+    }
   }
 
   public static WorkloadPart of(String kind) {
     return new WorkloadPart(
-        kind, null, null, null, null, null, null, null, null, null, null, null, null);
+        kind, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
   }
 
   private static int defaultSystem(String kind) {

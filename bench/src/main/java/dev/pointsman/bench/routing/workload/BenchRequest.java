@@ -11,9 +11,24 @@ import dev.pointsman.sim.engine.SimRequest;
  * @param streamed whether the client asks for a streamed response ({@code "stream": true})
  * @param cut whether its prompt or answer was cut to the model's context length ({@link
  *     ContextLimit})
+ * @param tenant the fairness id the client sends, or null for none
+ * @param priority the objective priority its part names, or null for none (then {@code sheddable}
+ *     alone decides its objective)
  */
 public record BenchRequest(
-    SimRequest sim, String kind, boolean sheddable, boolean streamed, boolean cut) {
+    SimRequest sim,
+    String kind,
+    boolean sheddable,
+    boolean streamed,
+    boolean cut,
+    String tenant,
+    Integer priority) {
+
+  /** A request of no tenant and no stated priority. */
+  public BenchRequest(
+      SimRequest sim, String kind, boolean sheddable, boolean streamed, boolean cut) {
+    this(sim, kind, sheddable, streamed, cut, null, null);
+  }
 
   /** A streamed request that was not cut. */
   public BenchRequest(SimRequest sim, String kind, boolean sheddable) {

@@ -113,10 +113,15 @@ public final class RequestStream {
         adapter = LoraMix.adapterName(adapters.next(adapterRandom));
       }
       boolean sheddable = mixRandom.nextDouble() < scenario.sheddableFraction();
+      if (part.priority() != null) {
+        sheddable = part.priority() < 0; // the part's objective decides
+      }
       SimRequest sim = new SimRequest(id, t, prompt, output, adapter, outputContent);
       // drawn for every request, so that the share does not reshuffle anything else
       boolean stream = streamRandom.nextDouble() < streamed;
-      out.add(new BenchRequest(sim, part.kind(), sheddable, stream, cut));
+      out.add(
+          new BenchRequest(
+              sim, part.kind(), sheddable, stream, cut, part.tenant(), part.priority()));
     }
     return out;
   }

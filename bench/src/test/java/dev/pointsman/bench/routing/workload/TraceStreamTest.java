@@ -126,7 +126,7 @@ class TraceStreamTest {
         t3.withProduction(
             "t3-mixed",
             new ProductionSpec(
-                defaults.pickerReplicas(), defaults.envoys(), 0.3, defaults.text(), false));
+                defaults.pickerReplicas(), defaults.envoys(), 0.3, defaults.text(), false, null));
     List<BenchRequest> stream = RequestStream.generate(mixed, 20, 60_000, 1);
     long streamed = stream.stream().filter(BenchRequest::streamed).count();
     assertThat((double) streamed / stream.size()).isBetween(0.25, 0.35);

@@ -1,0 +1,24 @@
+package dev.pointsman.bench.routing.scenario;
+
+/**
+ * The picker's own flow control in front of the fleet ({@code production.flowControl}, issue 18):
+ * with it, the picker's policies ({@code pointsman}, custom picker policies) run behind {@code
+ * FlowGate}, so a request for a saturated pool waits in the gateway and is routed when a scrape or
+ * a release shows room; the baselines ship no flow control and ignore it. Off unless a scenario
+ * asks.
+ *
+ * @param enabled whether the picker's policies run behind flow control (default false)
+ * @param ttlMillis how long a request may wait before it is refused (default 5000)
+ * @param maxQueued requests that may wait at once, per picker replica (default 10000)
+ */
+public record FlowSpec(Boolean enabled, Integer ttlMillis, Integer maxQueued) {
+  public FlowSpec {
+    enabled = enabled != null && enabled;
+    ttlMillis = Check.atLeast("production.flowControl.ttlMillis", ttlMillis, 5000, 1);
+    maxQueued = Check.atLeast("production.flowControl.maxQueued", maxQueued, 10_000, 1);
+  }
+
+  public static FlowSpec off() {
+    return new FlowSpec(false, null, null);
+  }
+}
