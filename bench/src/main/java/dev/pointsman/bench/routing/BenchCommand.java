@@ -53,7 +53,8 @@ import picocli.CommandLine.Option;
       "  ./pointsman bench --suite mismatch --quick",
       "  ./pointsman bench --suite ablations --quick",
       "  ./pointsman bench --suite pods-needed --quick",
-      "  ./pointsman bench --trace my-trace.jsonl --fleet examples/bench-fleet.yaml --quick"
+      "  ./pointsman bench --trace my-trace.jsonl --fleet examples/bench-fleet.yaml --quick",
+      "  ./pointsman bench --suite pods-needed --trace recorded.jsonl --fleet examples/bench-fleet.yaml"
     })
 public final class BenchCommand implements Callable<Integer> {
 
@@ -287,7 +288,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   /** The scenarios that --scenario, --suite, --trace or --traces name (exactly one of them). */
   private List<Scenario> selected(PrintWriter err, Suite chosen) {
-    boolean named = scenarios != null && !scenarios.isEmpty() || traces;
+    boolean named = scenarios != null && !scenarios.isEmpty() || traces || trace != null;
     boolean replaced = chosen != null && chosen.takesScenarios() && named;
     int given =
         (scenarios != null && !scenarios.isEmpty() ? 1 : 0)
@@ -308,8 +309,20 @@ public final class BenchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--fleet: applies to --trace only");
     }
     if (trace != null) {
+      // the pods-needed search sizes the fleet for the trace as recorded: at its own mean rate
+      Double rate =
+          replaced
+              ? dev.pointsman.bench.routing.trace.TraceFiles.load(
+                      dev.pointsman.bench.routing.scenario.TraceSpec.of(trace))
+                  .meanRatePerSecond()
+              : null;
+      if (rate != null && !(rate > 0)) {
+        throw new IllegalArgumentException(
+            "--trace " + trace + ": no arrival rate (expected two or more requests over time)");
+      }
       return List.of(
-          TraceScenarios.of(trace, fleet == null ? FleetFile.DEFAULT : FleetFile.read(fleet)));
+          TraceScenarios.of(
+              trace, fleet == null ? FleetFile.DEFAULT : FleetFile.read(fleet), rate));
     }
     List<Scenario> out = new ArrayList<>();
     if (!traces) {

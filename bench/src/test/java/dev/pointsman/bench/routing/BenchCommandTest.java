@@ -163,6 +163,49 @@ class BenchCommandTest {
   }
 
   @Test
+  void thePodsNeededSearchSizesAFleetForATraceAtItsOwnRate(@TempDir Path dir) throws Exception {
+    // a recorded trace: 100 requests, one a second (the what-if of docs/rollout.md)
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 100; i++) {
+      lines.append(
+          String.format(
+              "{\"timestamp\": %d, \"input_length\": 300, \"output_length\": 40,"
+                  + " \"hash_ids\": [%d]}%n",
+              i * 1000, i % 5));
+    }
+    Path trace = Files.writeString(dir.resolve("recorded.jsonl"), lines);
+    Path fleet =
+        Files.writeString(
+            dir.resolve("fleet.yaml"),
+            "pools:\n  - {gpu: H100-80, count: 1}\n  - {gpu: L4, count: 2}\n");
+    Path out = dir.resolve("out");
+    StringWriter stderr = new StringWriter();
+    int code =
+        run(
+            new StringWriter(),
+            stderr,
+            "--suite",
+            "pods-needed",
+            "--trace",
+            trace.toString(),
+            "--fleet",
+            fleet.toString(),
+            "--quick",
+            "--seeds",
+            "1",
+            "--policies",
+            "round-robin,pointsman",
+            "--out",
+            out.toString(),
+            "--no-progress");
+    assertThat(code).as(stderr.toString()).isZero();
+    String md = Files.readString(out.resolve("suite-pods-needed.md"));
+    assertThat(md)
+        .contains("## trace-recorded", "Rate: 1.0 req/s (the trace's own mean arrival rate)")
+        .contains("| pointsman | ");
+  }
+
+  @Test
   void runsAnOperatorWrittenPolicyOnTheProductionScheduler(@TempDir Path dir) throws Exception {
     Path scenario = tiny(dir, "");
     Path policy = dir.resolve("queue.yaml");

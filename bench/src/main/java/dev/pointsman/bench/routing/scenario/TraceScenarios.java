@@ -15,6 +15,14 @@ public final class TraceScenarios {
 
   /** The scenario replaying {@code trace} on {@code fleet}. */
   public static Scenario of(String trace, FleetFile fleet) {
+    return of(trace, fleet, null);
+  }
+
+  /**
+   * The scenario replaying {@code trace} on {@code fleet} at {@code rateReqPerS} (null: none
+   * stated): the pods-needed search sizes the fleet for the trace at that absolute rate.
+   */
+  public static Scenario of(String trace, FleetFile fleet, Double rateReqPerS) {
     TraceSpec spec = TraceSpec.of(trace);
     return new Scenario(
         name(trace),
@@ -41,7 +49,7 @@ public final class TraceScenarios {
         null,
         fleet.contextTokens(),
         spec,
-        null,
+        rateReqPerS,
         null);
   }
 

@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * rateReqPerS}, or {@link #DEFAULT_RATE_SHARE} of the scenario fleet's capacity on plain
  * ShareGPT-like traffic (no shared prefixes, no adapters: nothing for a single pod to thrash on).
  * {@code --quick} runs S1 and S5 only, at their quick run lengths, still on {@link #SEEDS}. {@code
- * --scenario} or {@code --traces} replace S1–S5 (a trace scenario needs its {@code rateReqPerS}).
+ * --scenario}, {@code --traces} or {@code --trace} replace S1–S5 (a trace scenario file needs its
+ * {@code rateReqPerS}; {@code --trace FILE} is sized at the trace's own mean rate: what-if).
  */
 final class PodsNeededSuite implements Suite {
   static final List<String> SCENARIOS = List.of("s1", "s2", "s3", "s4", "s5");
@@ -105,7 +106,10 @@ final class PodsNeededSuite implements Suite {
     String why;
     if (s.rateReqPerS() != null) {
       rate = s.rateReqPerS();
-      why = "the scenario's rateReqPerS";
+      why =
+          s.name().startsWith("trace-")
+              ? "the trace's own mean arrival rate"
+              : "the scenario's rateReqPerS";
     } else {
       double plain =
           Capacity.calibrate(s.withPlainTraffic(), calibrationRequests, calibrationSeed)
