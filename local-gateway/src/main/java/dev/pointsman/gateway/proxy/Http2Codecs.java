@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
@@ -75,11 +76,16 @@ final class Http2Codecs {
       encoder().writeHeaders(ctx, stream.id(), h, 0, false, ctx.newPromise());
       encoder().writeData(ctx, stream.id(), r.body(), 0, true, ctx.newPromise());
       try {
-        // out before the RST_STREAM Netty sends next, or the client loses the answer
+        // out before the RST_STREAM, or the client loses the answer
         encoder().flowController().writePendingBytes();
       } catch (Http2Exception e) {
         ctx.fireExceptionCaught(e);
       }
+      // The answer is complete: stop the client sending the rest of its request without an error
+      // (RFC 9113 §8.1, NO_ERROR). Netty would reset the stream next with the decode error's
+      // PROTOCOL_ERROR, which a client still sending its body takes as a failure, not an answer;
+      // a stream already reset is not reset again.
+      resetStream(ctx, stream.id(), Http2Error.NO_ERROR.code(), ctx.newPromise());
     }
   }
 }
