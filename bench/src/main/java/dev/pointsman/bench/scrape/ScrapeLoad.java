@@ -17,6 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -53,11 +56,17 @@ public final class ScrapeLoad {
         targets.add(new ScrapeTarget("127.0.0.1:" + port, Engine.VLLM));
       }
       client.scraper().setTargets(targets);
-      Thread.sleep(warmup * 1000L);
-      Snapshot before = Snapshot.take(server, counts);
-      Thread.sleep(seconds * 1000L);
-      Snapshot after = Snapshot.take(server, counts);
-      report(endpoints, body.length, config.interval(), before, after);
+      // the snapshots are taken on a timer: the warm-up's end, then the measured window's
+      ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+      try {
+        Snapshot before =
+            timer.schedule(() -> Snapshot.take(server, counts), warmup, TimeUnit.SECONDS).get();
+        Snapshot after =
+            timer.schedule(() -> Snapshot.take(server, counts), seconds, TimeUnit.SECONDS).get();
+        report(endpoints, body.length, config.interval(), before, after);
+      } finally {
+        timer.shutdownNow();
+      }
     }
   }
 
