@@ -339,7 +339,8 @@ public final class ExtProcLoad {
     out.onCompleted();
   }
 
-  private static ProcessingRequest headers() {
+  /** The request headers Envoy sends first on each stream (the harness's and its tests'). */
+  static ProcessingRequest headers() {
     HeaderMap.Builder h = HeaderMap.newBuilder();
     for (String[] kv :
         new String[][] {

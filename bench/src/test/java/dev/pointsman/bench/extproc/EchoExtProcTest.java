@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import dev.pointsman.extproc.Responses;
-import io.envoyproxy.envoy.config.core.v3.HeaderMap;
-import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.config.core.v3.HeaderValueOption;
 import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
-import io.envoyproxy.envoy.service.ext_proc.v3.HttpHeaders;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpTrailers;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
@@ -126,7 +123,7 @@ class EchoExtProcTest {
                       done.countDown();
                     }
                   });
-      out.onNext(headers());
+      out.onNext(ExtProcLoad.headers());
       for (int at = 0; at < body.length; at += ENVOY_CHUNK) {
         int end = Math.min(body.length, at + ENVOY_CHUNK);
         out.onNext(
@@ -153,25 +150,5 @@ class EchoExtProcTest {
     } finally {
       channel.shutdownNow();
     }
-  }
-
-  private static ProcessingRequest headers() {
-    HeaderMap.Builder h = HeaderMap.newBuilder();
-    for (String[] kv :
-        new String[][] {
-          {":method", "POST"},
-          {":path", "/v1/chat/completions"},
-          {":authority", "gateway"},
-          {":scheme", "https"},
-          {"content-type", "application/json"}
-        }) {
-      h.addHeaders(
-          HeaderValue.newBuilder()
-              .setKey(kv[0])
-              .setRawValue(ByteString.copyFrom(kv[1], StandardCharsets.UTF_8)));
-    }
-    return ProcessingRequest.newBuilder()
-        .setRequestHeaders(HttpHeaders.newBuilder().setHeaders(h))
-        .build();
   }
 }
