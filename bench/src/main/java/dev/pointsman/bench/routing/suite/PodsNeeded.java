@@ -61,7 +61,57 @@ final class PodsNeeded {
       String rateSource,
       int maxPods,
       int calibrationRequests,
-      Map<String, Double> memo) {}
+      Map<String, Double> memo,
+      Floor floor) {
+    Scenario(
+        dev.pointsman.bench.routing.scenario.Scenario scenario,
+        FleetScaling scaling,
+        double rate,
+        String rateSource,
+        int maxPods,
+        int calibrationRequests,
+        Map<String, Double> memo) {
+      this(scenario, scaling, rate, rateSource, maxPods, calibrationRequests, memo, null);
+    }
+  }
+
+  /**
+   * The throughput floor of a scenario at its rate: the smallest fleet of the nested sequence whose
+   * capacity (the sum of each pod's saturation throughput, every pod measured alone on the
+   * scenario's traffic) reaches the rate. Below it the fleet cannot keep up with the arrivals in
+   * steady state whatever the routing, so no policy needs fewer pods — where a pod's throughput
+   * does not depend on what else it is sent: traffic without shared prefixes and without adapters
+   * ({@code bound}). Where prompts share prefixes or adapters, a router that concentrates them can
+   * make a pod faster than it is alone on the mixed stream, and the floor is only a reference.
+   *
+   * @param pods the smallest fleet whose capacity reaches the rate, or -1 when none up to the
+   *     largest fleet tried does
+   * @param capacity that fleet's capacity, req/s (the largest fleet's when {@code pods} is -1)
+   * @param capacityBelow the capacity of the fleet one pod smaller, req/s (0 when there is none)
+   * @param bound whether the floor bounds every policy (plain traffic) or is only a reference
+   */
+  record Floor(int pods, double capacity, double capacityBelow, boolean bound) {
+    /**
+     * The floor for {@code rate} over fleets of {@code minPods..maxPods} pods, {@code capacityOf}
+     * giving a fleet's capacity in req/s (non-decreasing in pods, as nested fleets are).
+     */
+    static Floor of(
+        double rate,
+        int minPods,
+        int maxPods,
+        java.util.function.IntToDoubleFunction capacityOf,
+        boolean bound) {
+      double below = 0;
+      for (int n = minPods; n <= maxPods; n++) {
+        double c = capacityOf.applyAsDouble(n);
+        if (c >= rate) {
+          return new Floor(n, c, below, bound);
+        }
+        below = c;
+      }
+      return new Floor(-1, below, below, bound);
+    }
+  }
 
   /**
    * The smallest passing fleet of one (scenario, policy, seed), or empty when {@code maxPods}

@@ -142,6 +142,10 @@ final class PodsNeededReport {
         format(
             "- SLO: p99 TTFT ≤ %.0f ms, ≥ 99.9%% served; %.0f s per run, first %.0f s warm-up\n\n",
             s.slo().kneeP99TtftMs(), s.durationSeconds(), s.warmupSeconds()));
+    if (plan.floor() != null) {
+      sb.setLength(sb.length() - 1); // the floor's line joins the list above the table
+      sb.append(floorLine(plan)).append("\n");
+    }
     sb.append(
         "| policy | pods per seed | pods: mean [95% CI] | max | $/h: mean [95% CI] | $/h at max"
             + " | 2× window: pods per seed | runs |\n|---|---|---|---|---|---|---|---|\n");
@@ -271,6 +275,30 @@ final class PodsNeededReport {
    * at all where the best baseline misses the SLO there on some seed (then this rate is past its
    * knee, and a reduction would measure an overload's length, not the product).
    */
+  /** The scenario's throughput floor, as a line of the list above its table. */
+  static String floorLine(PodsNeeded.Scenario plan) {
+    PodsNeeded.Floor f = plan.floor();
+    if (f.pods() < 0) {
+      return format(
+          "- Throughput floor: beyond %d pods (%.1f req/s there, below the rate)\n",
+          plan.maxPods(), f.capacity());
+    }
+    String below =
+        f.capacityBelow() > 0
+            ? format("; %d pods: %.1f req/s", f.pods() - 1, f.capacityBelow())
+            : "";
+    String meaning =
+        f.bound()
+            ? "no policy can keep up with this rate on fewer pods (plain traffic: a pod's"
+                + " throughput does not depend on the routing)"
+            : "a reference, not a bound: with shared prefixes or adapters a router that"
+                + " concentrates them makes a pod faster than it is alone on the mixed stream";
+    return format(
+        "- Throughput floor: %d pods (capacity %.1f req/s%s; each pod's saturation throughput"
+            + " measured alone on this traffic, summed) — %s\n",
+        f.pods(), f.capacity(), below, meaning);
+  }
+
   static String latencyVerdict(Latency product, Latency baseline, double sloMs) {
     double ratio = Stats.mean(product.p99Ms()) / Stats.mean(baseline.p99Ms());
     String head =

@@ -125,8 +125,33 @@ final class PodsNeededSuite implements Suite {
     }
     FleetScaling scaling = new FleetScaling(s.fleet());
     Map<String, Double> memo = new ConcurrentHashMap<>();
+    int maxPods = MAX_SCALE * scaling.basePods();
+    PodsNeeded.Floor floor =
+        PodsNeeded.Floor.of(
+            rate,
+            scaling.minPods(),
+            maxPods,
+            n ->
+                Capacity.calibrate(
+                        s.withFleet(s.name() + "-pods-" + n, scaling.fleet(n)),
+                        calibrationRequests,
+                        calibrationSeed,
+                        memo)
+                    .fleetRequestsPerSecond(),
+            plainTraffic(s));
     return new PodsNeeded.Scenario(
-        s, scaling, rate, why, MAX_SCALE * scaling.basePods(), calibrationRequests, memo);
+        s, scaling, rate, why, maxPods, calibrationRequests, memo, floor);
+  }
+
+  /**
+   * Whether a pod's throughput on this scenario's traffic is the same whatever else it is sent: no
+   * shared prefixes (every part ShareGPT-like, no trace with prefix ids) and no adapters.
+   */
+  static boolean plainTraffic(Scenario s) {
+    return s.trace() == null
+        && s.lora() == null
+        && s.workload() != null
+        && s.workload().stream().allMatch(p -> p.kind().equals("sharegpt"));
   }
 
   private PodsNeeded.Verdict evaluate(

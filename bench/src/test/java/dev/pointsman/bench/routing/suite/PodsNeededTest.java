@@ -286,4 +286,60 @@ class PodsNeededTest {
     assertThat(PodsNeeded.stillStanding(20)).isEqualTo(22);
     assertThat(PodsNeeded.stillStanding(31)).isEqualTo(34);
   }
+
+  @Test
+  void theThroughputFloorIsTheSmallestFleetWhoseSummedCapacityReachesTheRate() {
+    // capacities of nested fleets of 3..12 pods: 10 req/s per pod
+    java.util.function.IntToDoubleFunction tenEach = n -> 10.0 * n;
+    PodsNeeded.Floor exact = PodsNeeded.Floor.of(70, 3, 12, tenEach, true);
+    assertThat(exact.pods()).isEqualTo(7);
+    assertThat(exact.capacity()).isEqualTo(70.0);
+    assertThat(exact.capacityBelow()).isEqualTo(60.0);
+    assertThat(PodsNeeded.Floor.of(70.5, 3, 12, tenEach, true).pods()).isEqualTo(8);
+    // the smallest fleet already reaches it: nothing below to report
+    PodsNeeded.Floor first = PodsNeeded.Floor.of(5, 3, 12, tenEach, true);
+    assertThat(first.pods()).isEqualTo(3);
+    assertThat(first.capacityBelow()).isZero();
+    // beyond the largest fleet tried
+    PodsNeeded.Floor beyond = PodsNeeded.Floor.of(500, 3, 12, tenEach, true);
+    assertThat(beyond.pods()).isEqualTo(-1);
+    assertThat(beyond.capacity()).isEqualTo(120.0);
+  }
+
+  @Test
+  void theFloorBoundsEveryPolicyOnlyOnPlainTraffic() {
+    assertThat(PodsNeededSuite.plainTraffic(Scenarios.load("s1"))).isTrue();
+    assertThat(
+            Scenarios.load("s3").instances().stream().map(PodsNeededSuite::plainTraffic).toList())
+        .containsOnly(false);
+    assertThat(
+            Scenarios.load("s4").instances().stream().map(PodsNeededSuite::plainTraffic).toList())
+        .containsOnly(false);
+    PodsNeeded.Scenario plain = withFloor(new PodsNeeded.Floor(7, 161.2, 139.9, true));
+    assertThat(PodsNeededReport.floorLine(plain))
+        .contains("Throughput floor: 7 pods (capacity 161.2 req/s; 6 pods: 139.9 req/s;")
+        .contains("no policy can keep up with this rate on fewer pods");
+    PodsNeeded.Scenario shared = withFloor(new PodsNeeded.Floor(7, 161.2, 139.9, false));
+    assertThat(PodsNeededReport.floorLine(shared)).contains("a reference, not a bound");
+    String md =
+        PodsNeededReport.markdown(
+            List.of(plain), List.of("x"), List.of(1L), List.of(), prices, false);
+    assertThat(md)
+        .contains("warm-up\n- Throughput floor: 7 pods")
+        .contains(
+            "fewer pods (plain traffic: a pod's throughput does not depend on the routing)\n\n| policy");
+  }
+
+  private PodsNeeded.Scenario withFloor(PodsNeeded.Floor floor) {
+    PodsNeeded.Scenario s = s1();
+    return new PodsNeeded.Scenario(
+        s.scenario(),
+        s.scaling(),
+        s.rate(),
+        s.rateSource(),
+        s.maxPods(),
+        s.calibrationRequests(),
+        s.memo(),
+        floor);
+  }
 }
