@@ -53,6 +53,7 @@ final class PodsNeeded {
    * @param maxPods the largest fleet tried
    * @param calibrationRequests requests per pod configuration when calibrating capacity
    * @param memo per-configuration capacities already measured (shared by this scenario's fleets)
+   * @param floor the throughput floor at {@code rate} (null: not computed)
    */
   record Scenario(
       dev.pointsman.bench.routing.scenario.Scenario scenario,
@@ -62,18 +63,7 @@ final class PodsNeeded {
       int maxPods,
       int calibrationRequests,
       Map<String, Double> memo,
-      Floor floor) {
-    Scenario(
-        dev.pointsman.bench.routing.scenario.Scenario scenario,
-        FleetScaling scaling,
-        double rate,
-        String rateSource,
-        int maxPods,
-        int calibrationRequests,
-        Map<String, Double> memo) {
-      this(scenario, scaling, rate, rateSource, maxPods, calibrationRequests, memo, null);
-    }
-  }
+      Floor floor) {}
 
   /**
    * The throughput floor of a scenario at its rate: the smallest fleet of the nested sequence whose

@@ -25,7 +25,8 @@ class PodsNeededTest {
         "test",
         32,
         10,
-        new ConcurrentHashMap<>());
+        new ConcurrentHashMap<>(),
+        null);
   }
 
   @Test
