@@ -285,7 +285,7 @@ final class PodsNeededReport {
     }
     String below =
         f.capacityBelow() > 0
-            ? format("; %d pods: %.1f req/s", f.pods() - 1, f.capacityBelow())
+            ? format("; %s: %.1f req/s", pods(f.pods() - 1), f.capacityBelow())
             : "";
     String meaning =
         f.bound()
@@ -294,9 +294,13 @@ final class PodsNeededReport {
             : "a reference, not a bound: with shared prefixes or adapters a router that"
                 + " concentrates them makes a pod faster than it is alone on the mixed stream";
     return format(
-        "- Throughput floor: %d pods (capacity %.1f req/s%s; each pod's saturation throughput"
+        "- Throughput floor: %s (capacity %.1f req/s%s; each pod's saturation throughput"
             + " measured alone on this traffic, summed) — %s\n",
-        f.pods(), f.capacity(), below, meaning);
+        pods(f.pods()), f.capacity(), below, meaning);
+  }
+
+  private static String pods(int n) {
+    return n == 1 ? "1 pod" : n + " pods";
   }
 
   static String latencyVerdict(Latency product, Latency baseline, double sloMs) {

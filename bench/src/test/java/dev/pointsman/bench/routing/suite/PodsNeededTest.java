@@ -322,6 +322,8 @@ class PodsNeededTest {
         .contains("no policy can keep up with this rate on fewer pods");
     PodsNeeded.Scenario shared = withFloor(new PodsNeeded.Floor(7, 161.2, 139.9, false));
     assertThat(PodsNeededReport.floorLine(shared)).contains("a reference, not a bound");
+    assertThat(PodsNeededReport.floorLine(withFloor(new PodsNeeded.Floor(2, 24.4, 12.2, false))))
+        .contains("floor: 2 pods (capacity 24.4 req/s; 1 pod: 12.2 req/s;");
     String md =
         PodsNeededReport.markdown(
             List.of(plain), List.of("x"), List.of(1L), List.of(), prices, false);
