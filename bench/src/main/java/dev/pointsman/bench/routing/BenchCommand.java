@@ -182,10 +182,6 @@ public final class BenchCommand implements Callable<Integer> {
       List<Scenario> bases = selected(err, chosen);
       List<String> defaults = chosen != null ? chosen.policies() : Policies.STANDARD;
       names = new ArrayList<>(policies == null ? defaults : Policies.validate(policies));
-      if (policyFiles != null && "pods-needed".equals(suite)) {
-        throw new IllegalArgumentException(
-            "--policy-file: not supported with --suite pods-needed (expected shipped policies)");
-      }
       if (policyFiles != null) {
         for (Map.Entry<String, Path> e : new TreeMap<>(policyFiles).entrySet()) {
           custom.put(e.getKey(), Policies.readCustom(e.getKey(), e.getValue()));
@@ -236,7 +232,15 @@ public final class BenchCommand implements Callable<Integer> {
       String searched =
           chosen.search(
               new Suite.Search(
-                  instances, names, seeds, quick, threads, calibration, progress, ownScenarios));
+                  instances,
+                  names,
+                  seeds,
+                  quick,
+                  threads,
+                  calibration,
+                  progress,
+                  ownScenarios,
+                  custom));
       if (searched != null) {
         return writeSummary(err, searched);
       }

@@ -237,6 +237,51 @@ class BenchCommandTest {
   }
 
   @Test
+  void thePodsNeededSearchSizesAnOperatorWrittenPolicy(@TempDir Path dir) throws Exception {
+    Path scenario = tiny(dir, "rateReqPerS: 6\n");
+    // the shipped default's blend written out: it must need exactly what 'pointsman' needs
+    Path same = dir.resolve("same.yaml");
+    Files.writeString(
+        same,
+        """
+        scorers:
+          - {type: predicted-latency-scorer, weight: 4}
+          - {type: lora-affinity-scorer, weight: 2}
+          - {type: prefix-cache-scorer, weight: 1}
+          - {type: kv-cache-utilization-scorer, weight: 4}
+        """);
+    Path out = dir.resolve("out");
+    StringWriter stderr = new StringWriter();
+    int code =
+        run(
+            new StringWriter(),
+            stderr,
+            "--suite",
+            "pods-needed",
+            "--scenario",
+            scenario.toString(),
+            "--seeds",
+            "1",
+            "--policies",
+            "pointsman",
+            "--policy-file",
+            "same=" + same,
+            "--out",
+            out.toString(),
+            "--no-progress");
+    assertThat(code).as(stderr.toString()).isZero();
+    String md = Files.readString(out.resolve("suite-pods-needed.md"));
+    String ours = row(md, "| pointsman | ");
+    String theirs = row(md, "| same | ");
+    assertThat(theirs.substring("| same ".length()))
+        .isEqualTo(ours.substring("| pointsman ".length()));
+  }
+
+  private static String row(String md, String prefix) {
+    return md.lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow();
+  }
+
+  @Test
   void aBadPolicyFileIsNamed(@TempDir Path dir) throws Exception {
     Path policy = dir.resolve("bad.yaml");
     Files.writeString(policy, "scorers:\n  - {type: fastest-scorer, weight: 1}\n");
@@ -256,7 +301,7 @@ class BenchCommandTest {
     String[] withFile = java.util.Arrays.copyOf(pods, pods.length + 1);
     withFile[pods.length] = "mine=" + policy;
     assertThat(run(new StringWriter(), search, withFile)).isEqualTo(2);
-    assertThat(search.toString()).contains("not supported with --suite pods-needed");
+    assertThat(search.toString()).contains("--policy-file mine=", "fastest-scorer");
 
     StringWriter missing = new StringWriter();
     args[5] = "mine=" + dir.resolve("nope.yaml");

@@ -95,7 +95,10 @@ final class PodsNeededSuite implements Suite {
       }
     }
     GpuPrices prices = GpuPrices.shipped();
-    PodsNeeded search = new PodsNeeded(this::evaluate, run.threads(), run.progress());
+    PodsNeeded.Evaluator evaluator =
+        (plan, policy, seed, pods, doubled) ->
+            evaluate(plan, policy, run.custom(), seed, pods, doubled);
+    PodsNeeded search = new PodsNeeded(evaluator, run.threads(), run.progress());
     List<PodsNeeded.Outcome> outcomes = search.run(plans, run.policies(), seeds);
     return PodsNeededReport.markdown(plans, run.policies(), seeds, outcomes, prices, run.quick());
   }
@@ -155,7 +158,12 @@ final class PodsNeededSuite implements Suite {
   }
 
   private PodsNeeded.Verdict evaluate(
-      PodsNeeded.Scenario plan, String policy, long seed, int pods, boolean doubled) {
+      PodsNeeded.Scenario plan,
+      String policy,
+      Map<String, dev.pointsman.picker.scheduling.PolicyConfig> custom,
+      long seed,
+      int pods,
+      boolean doubled) {
     Scenario s = plan.scenario();
     Scenario scaled = s.withFleet(s.name() + "-pods-" + pods, plan.scaling().fleet(pods));
     if (doubled) {
@@ -165,7 +173,7 @@ final class PodsNeededSuite implements Suite {
         Capacity.calibrate(
             scaled, plan.calibrationRequests(), s.seeds().get(0) + 1000, plan.memo());
     double load = plan.rate() / capacity.fleetRequestsPerSecond();
-    RunResult r = PolicyRun.run(scaled, capacity, policy, load, seed);
+    RunResult r = PolicyRun.run(scaled, capacity, policy, custom, load, seed);
     return verdict(r, s.slo().kneeP99TtftMs());
   }
 }

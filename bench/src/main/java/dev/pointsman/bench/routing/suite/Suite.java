@@ -53,6 +53,7 @@ public interface Suite {
    * @param progress where progress goes
    * @param ownScenarios whether the scenarios are the suite's own ({@link #scenarios()}), not ones
    *     named on the command line
+   * @param custom operator-written policies ({@code --policy-file}) by name, among {@code policies}
    */
   record Search(
       List<Scenario> instances,
@@ -62,5 +63,10 @@ public interface Suite {
       int threads,
       int calibrationRequests,
       Progress progress,
-      boolean ownScenarios) {}
+      boolean ownScenarios,
+      java.util.Map<String, dev.pointsman.picker.scheduling.PolicyConfig> custom) {
+    public Search {
+      custom = java.util.Map.copyOf(custom);
+    }
+  }
 }
