@@ -277,6 +277,44 @@ class BenchCommandTest {
         .isEqualTo(ours.substring("| pointsman ".length()));
   }
 
+  @Test
+  void theKneeLatencySuiteComparesAtTheBaselinesKneeWhereItHoldsTheSloInBothWindows(
+      @TempDir Path dir) throws Exception {
+    Path scenario = tiny(dir, "rateReqPerS: 6\n");
+    Path out = dir.resolve("out");
+    StringWriter stderr = new StringWriter();
+    int code =
+        run(
+            new StringWriter(),
+            stderr,
+            "--suite",
+            "knee-latency",
+            "--scenario",
+            scenario.toString(),
+            "--seeds",
+            "1,2",
+            "--policies",
+            "weighted-round-robin,pointsman",
+            "--out",
+            out.toString(),
+            "--no-progress");
+    assertThat(code).as(stderr.toString()).isZero();
+    String md = Files.readString(out.resolve("suite-knee-latency.md"));
+    String atKnee = md.substring(md.indexOf("p99 TTFT at weighted-round-robin's knee ("));
+    double slo = Scenarios.load(scenario.toString()).slo().kneeP99TtftMs();
+    // the baseline's own p99 at its knee: within the SLO on every seed, in both windows
+    String[] cells = row(atKnee, "| weighted-round-robin | ").split(" \\| ");
+    for (int col : new int[] {1, 3}) {
+      for (String v : cells[col].replace(" |", "").split(", ")) {
+        assertThat(Double.parseDouble(v.replace(",", ""))).as(cells[col]).isLessThanOrEqualTo(slo);
+      }
+    }
+    assertThat(atKnee)
+        .contains("| pointsman | ")
+        .contains("pointsman against weighted-round-robin");
+    assertThat(md).contains("Knee rate, pointsman against weighted-round-robin: ");
+  }
+
   private static String row(String md, String prefix) {
     return md.lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow();
   }

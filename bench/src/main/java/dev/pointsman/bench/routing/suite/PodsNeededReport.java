@@ -270,11 +270,6 @@ final class PodsNeededReport {
                 plan.scenario().slo().kneeP99TtftMs()));
   }
 
-  /**
-   * Pointsman's p99 on the own fleet against the best baseline's, as the report states it: not read
-   * at all where the best baseline misses the SLO there on some seed (then this rate is past its
-   * knee, and a reduction would measure an overload's length, not the product).
-   */
   /** The scenario's throughput floor, as a line of the list above its table. */
   static String floorLine(PodsNeeded.Scenario plan) {
     PodsNeeded.Floor f = plan.floor();
@@ -303,6 +298,11 @@ final class PodsNeededReport {
     return n == 1 ? "1 pod" : n + " pods";
   }
 
+  /**
+   * Pointsman's p99 on the own fleet against the best baseline's, as the report states it: not read
+   * at all where the best baseline misses the SLO there on some seed (then this rate is past its
+   * knee, and a reduction would measure an overload's length, not the product).
+   */
   static String latencyVerdict(Latency product, Latency baseline, double sloMs) {
     double ratio = Stats.mean(product.p99Ms()) / Stats.mean(baseline.p99Ms());
     String head =

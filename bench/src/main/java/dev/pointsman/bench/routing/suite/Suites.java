@@ -15,7 +15,9 @@ public final class Suites {
               "ablations",
               new AblationSuite(),
               "pods-needed",
-              new PodsNeededSuite()));
+              new PodsNeededSuite(),
+              "knee-latency",
+              new KneeLatencySuite()));
 
   private Suites() {}
 
