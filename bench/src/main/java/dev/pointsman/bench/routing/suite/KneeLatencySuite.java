@@ -6,7 +6,6 @@ import dev.pointsman.bench.routing.run.PolicyRun;
 import dev.pointsman.bench.routing.run.RunResult;
 import dev.pointsman.bench.routing.run.ScenarioResult;
 import dev.pointsman.bench.routing.scenario.Scenario;
-import dev.pointsman.bench.routing.scenario.Scenarios;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,11 +36,10 @@ final class KneeLatencySuite implements Suite {
     return "p99 TTFT at the best baseline's knee rate on each scenario's own fleet, S1–S5";
   }
 
+  /** The pods-needed suite's scenarios (S1–S5). */
   @Override
   public List<Scenario> scenarios() {
-    List<Scenario> out = new ArrayList<>();
-    PodsNeededSuite.SCENARIOS.forEach(name -> out.add(Scenarios.load(name)));
-    return out;
+    return new PodsNeededSuite().scenarios();
   }
 
   @Override
