@@ -139,6 +139,61 @@ class EnvoyConfigTest {
                     .isEqualTo("vllm-default.models.svc.cluster.local"));
   }
 
+  /**
+   * Shadow mode on a stock Envoy: the fallback route (where every request goes when the picker
+   * names no destination) adds the upstream host as a response header, which the ext_proc filter
+   * receives (response headers are sent to it) and the header_mutation filter, running after
+   * ext_proc on the response path, removes before the client.
+   */
+  @Test
+  void theFallbackRouteTellsThePickerWhichPodServedAndTheClientNever() {
+    Bootstrap bootstrap = EnvoyConfigRules.parse(YAML);
+    HttpConnectionManager hcm = mainConnectionManager(bootstrap);
+    Route fallback =
+        EnvoyConfigRules.firstMatch(
+            mainVirtualHost(bootstrap), "POST", "/v1/chat/completions", false);
+
+    assertThat(fallback.getResponseHeadersToAddList())
+        .singleElement()
+        .satisfies(
+            h -> {
+              assertThat(h.getHeader().getKey()).isEqualTo(EnvoyConfigRules.SERVED_HEADER);
+              assertThat(h.getHeader().getValue()).isEqualTo("%UPSTREAM_HOST%");
+              assertThat(h.getAppendAction())
+                  .isEqualTo(
+                      io.envoyproxy.envoy.config.core.v3.HeaderValueOption.HeaderAppendAction
+                          .ADD_IF_ABSENT);
+            });
+    assertThat(EnvoyConfigRules.extProc(hcm).getProcessingMode().getResponseHeaderMode())
+        .isEqualTo(
+            io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.HeaderSendMode
+                .SEND);
+    List<String> names = hcm.getHttpFiltersList().stream().map(HttpFilter::getName).toList();
+    int mutation = names.indexOf("envoy.filters.http.header_mutation");
+    assertThat(mutation).isLessThan(names.indexOf("envoy.filters.http.ext_proc"));
+    assertThat(
+            EnvoyConfigRules.unpack(
+                    hcm.getHttpFilters(mutation).getTypedConfig(), HeaderMutation.class)
+                .getMutations()
+                .getResponseMutationsList())
+        .extracting(m -> m.getRemove())
+        .containsExactly(EnvoyConfigRules.SERVED_HEADER);
+  }
+
+  @Test
+  void aRouteAddingTheServedHeaderWithoutTheResponseStripIsReported() {
+    String yaml =
+        YAML.replace(
+            " ".repeat(24)
+                + "response_mutations:\n"
+                + " ".repeat(26)
+                + "- remove: x-gateway-destination-endpoint-served\n",
+            "");
+    assertThat(yaml).isNotEqualTo(YAML);
+    assertThatThrownBy(() -> EnvoyConfigRules.assertValid(yaml))
+        .hasMessageContaining("does not remove it from responses");
+  }
+
   /** Each bypass, normalised as Envoy does, is refused by Envoy itself: 400, or a 404 route. */
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("bypasses")

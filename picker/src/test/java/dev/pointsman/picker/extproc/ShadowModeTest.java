@@ -129,6 +129,41 @@ class ShadowModeTest {
   }
 
   @Test
+  void aStockEnvoysServedHeaderIsLearnedFromAndRemovedBeforeTheClient() {
+    // given a route that adds x-gateway-destination-endpoint-served: %UPSTREAM_HOST%
+    EnvoyReplay s = fx.stream().requestHeaders("POST", "/v1/chat/completions", false);
+    String pick = decide(s);
+    String other = pick.equals(PODS.get(0)) ? PODS.get(1) : PODS.get(0);
+
+    // when Envoy's balancer served another pod and said so in the response header
+    fx.clock.addAndGet(30 * MS);
+    s.responseHeadersServedInHeader(200, false, " " + other + " ");
+    ProcessingResponse reply = s.next();
+
+    // then the picker follows it and strips the header from the client's response
+    assertThat(reply.hasResponseHeaders()).isTrue();
+    assertThat(Replies.removedHeaders(reply.getResponseHeaders().getResponse()))
+        .containsExactly("x-gateway-destination-endpoint-served");
+    assertThat(fx.inFlight.load(other).liveRequests()).as("the served pod holds it").isEqualTo(1);
+    s.responseBody("data: [DONE]\n\n", true);
+    s.next();
+    assertThat(shadow.stats().served()).isEqualTo(1);
+    assertThat(shadow.stats().wouldDiffer()).isEqualTo(1);
+  }
+
+  @Test
+  void withoutTheServedHeaderNothingIsRemoved() {
+    EnvoyReplay s = fx.stream().requestHeaders("POST", "/v1/chat/completions", false);
+    decide(s);
+    s.responseHeaders(200, false, null);
+    ProcessingResponse reply = s.next();
+    assertThat(Replies.removedHeaders(reply.getResponseHeaders().getResponse())).isEmpty();
+    s.responseBody("data: [DONE]\n\n", true);
+    s.next();
+    assertThat(shadow.stats().served()).isZero();
+  }
+
+  @Test
   void withoutAServedReportNothingIsComparedAndTheHoldIsStillReleased() {
     EnvoyReplay s = fx.stream().requestHeaders("POST", "/v1/chat/completions", false);
     decide(s);
