@@ -46,7 +46,11 @@ class EnvoyConfigTest {
     assertThat(bootstrap.getStaticResources().getClustersList())
         .extracting(c -> c.getName())
         .containsExactlyInAnyOrder(
-            "model-servers", "model-servers-h2c", "default-models", "pointsman-picker");
+            "model-servers",
+            "model-servers-h2c",
+            "default-models",
+            "pointsman-picker",
+            "envoy-admin");
   }
 
   @Test
@@ -178,6 +182,39 @@ class EnvoyConfigTest {
                 .getResponseMutationsList())
         .extracting(m -> m.getRemove())
         .containsExactly(EnvoyConfigRules.SERVED_HEADER);
+  }
+
+  /** Prometheus reads Envoy's stats on the health port; no other admin path is reachable. */
+  @Test
+  void theHealthListenerExposesOnlyTheAdminsPrometheusStats() {
+    Bootstrap bootstrap = EnvoyConfigRules.parse(YAML);
+    Listener health =
+        bootstrap.getStaticResources().getListenersList().stream()
+            .filter(l -> l.getName().equals("health"))
+            .findFirst()
+            .orElseThrow();
+    List<Route> routes =
+        EnvoyConfigRules.connectionManagers(health)
+            .get(0)
+            .getRouteConfig()
+            .getVirtualHosts(0)
+            .getRoutesList();
+    List<Route> forwarded = routes.stream().filter(Route::hasRoute).toList();
+
+    assertThat(forwarded)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getMatch().getPath()).isEqualTo("/stats/prometheus");
+              assertThat(r.getRoute().getCluster()).isEqualTo("envoy-admin");
+            });
+    var admin = EnvoyConfigRules.cluster(bootstrap, "envoy-admin");
+    var address =
+        admin.getLoadAssignment().getEndpoints(0).getLbEndpoints(0).getEndpoint().getAddress();
+    assertThat(address.getSocketAddress().getAddress())
+        .isEqualTo(bootstrap.getAdmin().getAddress().getSocketAddress().getAddress());
+    assertThat(address.getSocketAddress().getPortValue())
+        .isEqualTo(bootstrap.getAdmin().getAddress().getSocketAddress().getPortValue());
   }
 
   @Test
