@@ -97,7 +97,7 @@ class ShadowModeTest {
     assertThat(fx.scheduler.latencyModel().observations(pick)).isZero();
     assertThat(fx.scheduler.latencyModel().observations(other)).isZero();
     Map<String, Object> report = shadow.report();
-    assertThat(report).containsEntry("agreementRate", 0.0);
+    assertThat(report).containsEntry("agreementRate", 0.0).containsEntry("wouldDifferRate", 1.0);
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> recent = (List<Map<String, Object>>) report.get("recent");
     assertThat(recent)
