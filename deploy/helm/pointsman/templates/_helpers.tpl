@@ -282,7 +282,7 @@ the fallback Service (envoy.defaultService, the existing balancer) with ext_proc
                                 string_match: { exact: POST }
                               - name: x-gateway-destination-endpoint
                                 present_match: false
-` $match -}}
+` $match }}
                         # Canary (chart value canary): {{ $c.percent }}% of inference requests, sampled
                         # once per request, go through the picker (canary-pointsman, then picked or
                         # picked-h2c once it set a destination); the rest go to the existing
