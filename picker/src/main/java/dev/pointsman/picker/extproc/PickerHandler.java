@@ -230,6 +230,7 @@ final class PickerHandler implements ExtProcHandler {
     if (why != null && why.candidates().contains(chosen)) {
       return chosen;
     }
+    observer.onBalancerChoiceIgnored();
     LOG.debug(
         "shadow: {} names '{}', not a candidate of pool {}: default route",
         options.balancerHeader(),

@@ -22,6 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ShadowBalancerDestinationTest {
   private static final String HEADER = "x-balancer-endpoint";
 
+  private final io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+      new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
   private Fixture fx;
   private ShadowRouting shadow;
 
@@ -31,7 +33,10 @@ class ShadowBalancerDestinationTest {
         new Fixture(
             ExtProcSettings.DEFAULTS,
             null,
-            ExtProcObserver.NOOP,
+            new dev.pointsman.picker.telemetry.PickerMetrics(
+                registry,
+                new dev.pointsman.picker.telemetry.DecisionLog(
+                    16, java.time.InstantSource.system())),
             PickerOptions.DEFAULTS.inShadow(HEADER),
             null,
             (r, inFlight) -> shadow = new ShadowRouting(r, inFlight));
@@ -67,6 +72,7 @@ class ShadowBalancerDestinationTest {
     assertThat(set).containsEntry("x-gateway-destination-endpoint", chosen);
     assertThat(Replies.destinationMetadata(headers)).isEqualTo(chosen);
     assertThat(fx.inFlight.load(chosen).liveRequests()).as("held where it goes").isEqualTo(1);
+    assertThat(fx.observer.ignoredBalancerChoices.get()).isZero();
 
     finish(s); // the proxy reports no served endpoint: the destination served
     assertThat(fx.inFlight.liveRequests()).isZero();
@@ -94,6 +100,10 @@ class ShadowBalancerDestinationTest {
     finish(s);
     assertThat(fx.inFlight.liveRequests()).isZero();
     assertThat(shadow.stats().served()).as("nothing reported, nothing compared").isZero();
+    // a value that is not a candidate is counted; no header at all is not
+    assertThat(fx.observer.ignoredBalancerChoices.get()).isEqualTo(value.isEmpty() ? 0 : 1);
+    var counter = registry.find("pointsman.shadow.balancer.ignored").counter();
+    assertThat(counter == null ? 0.0 : counter.count()).isEqualTo(value.isEmpty() ? 0.0 : 1.0);
   }
 
   @Test
