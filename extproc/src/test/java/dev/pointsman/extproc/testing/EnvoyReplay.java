@@ -139,7 +139,11 @@ public final class EnvoyReplay
     return responseHeaders(status, endOfStream, served, new String[0]);
   }
 
-  private EnvoyReplay responseHeaders(
+  /**
+   * Response headers with {@code served} in {@code envoy.lb} metadata (null: none) and {@code
+   * extra} headers as name, value pairs.
+   */
+  public EnvoyReplay responseHeaders(
       int status, boolean endOfStream, String served, String... extra) {
     HeaderMap.Builder map =
         HeaderMap.newBuilder()

@@ -152,6 +152,23 @@ class ShadowModeTest {
   }
 
   @Test
+  void theProxysMetadataWinsOverTheHeaderWhichIsStillRemoved() {
+    EnvoyReplay s = fx.stream().requestHeaders("POST", "/v1/chat/completions", false);
+    String pick = decide(s);
+    String other = pick.equals(PODS.get(0)) ? PODS.get(1) : PODS.get(0);
+
+    s.responseHeaders(200, false, pick, "x-gateway-destination-endpoint-served", other);
+    ProcessingResponse reply = s.next();
+
+    assertThat(Replies.removedHeaders(reply.getResponseHeaders().getResponse()))
+        .containsExactly("x-gateway-destination-endpoint-served");
+    assertThat(fx.inFlight.load(pick).liveRequests()).isEqualTo(1);
+    s.responseBody("data: [DONE]\n\n", true);
+    s.next();
+    assertThat(shadow.stats().wouldDiffer()).isZero();
+  }
+
+  @Test
   void withoutTheServedHeaderNothingIsRemoved() {
     EnvoyReplay s = fx.stream().requestHeaders("POST", "/v1/chat/completions", false);
     decide(s);
