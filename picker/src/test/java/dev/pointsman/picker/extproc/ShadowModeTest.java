@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Shadow mode through Envoy's message sequence: the picker decides but its reply names no
  * destination (header or {@code envoy.lb} metadata), learns the endpoint that served from {@code
- * envoy.lb/x-gateway-destination-endpoint-served}, moves the in-flight hold there, and counts
- * agreement and its TTFT prediction error.
+ * envoy.lb/x-gateway-destination-endpoint-served} or, from a stock Envoy, the response header of
+ * the same name (which it removes), moves the in-flight hold there, and counts agreement and its
+ * TTFT prediction error.
  */
 class ShadowModeTest {
   private static final long MS = 1_000_000L;
