@@ -3,11 +3,11 @@ package dev.pointsman.picker.flowcontrol;
 import java.util.Objects;
 
 /**
- * Flow control for one group of pools: a request goes at once while the pools have room and nobody
- * waits; otherwise it waits in a {@link FlowQueue} until the pools have room again ({@link #pump}:
- * on each scrape and each release), its TTL runs out, or its TTFT objective can no longer be met.
- * Pure: no threads, no clock of its own (times come in), not thread-safe (the caller holds one lock
- * around every call, and completes requests outside it).
+ * Flow control for one group of pools: a request goes at once while the pools have room for it and
+ * nobody of its band or a higher one waits; otherwise it waits in a {@link FlowQueue} until the
+ * pools have room again ({@link #pump}: on each scrape and each release), its TTL runs out, or its
+ * TTFT objective can no longer be met. Pure: no threads, no clock of its own (times come in), not
+ * thread-safe (the caller holds one lock around every call, and completes requests outside it).
  *
  * @param <T> the caller's payload, handed back to its {@link Sink}
  */
@@ -73,8 +73,11 @@ public final class FlowController<T> {
       refuse(q, DropReason.DEADLINE, p, sink);
       return null;
     }
-    if (queue.isEmpty() && (!p.saturated() || !p.hasEndpoints())) {
-      sink.admitted(q); // room, or nothing to wait for: routing answers as without flow control
+    if (!queue.waitsAtOrAbove(request.priority())
+        && (!p.hasEndpoints() || limits.room(request.priority(), p))) {
+      // nobody it would overtake, and room (or nothing to wait for: routing answers as without
+      // flow control); lower bands waiting do not hold it up
+      sink.admitted(q);
       return null;
     }
     if (!makeRoom(request, p, sink)) {
@@ -89,7 +92,9 @@ public final class FlowController<T> {
 
   /**
    * At {@code now}: refuses requests past their TTL or whose TTFT objective can no longer be met
-   * (at most every {@link #SWEEP_NANOS}), then dispatches in order while the pools have room.
+   * (at most every {@link #SWEEP_NANOS}), then dispatches in order while the pools have room for
+   * the next one (for a sheddable one: room and the headroom of {@link
+   * FlowLimits#sheddableHeadroom}).
    */
   public void pump(long now, Probe<T> probe, Sink<T> sink) {
     if (lastSweep == Long.MIN_VALUE || now - lastSweep >= SWEEP_NANOS) {
@@ -97,9 +102,10 @@ public final class FlowController<T> {
       sweep(now, probe, sink);
     }
     while (!queue.isEmpty()) {
-      Pressure p = probe.pressure(queue.peek());
-      if (p.saturated() || !p.hasEndpoints()) {
-        return;
+      Queued<T> next = queue.peek();
+      Pressure p = probe.pressure(next);
+      if (!p.hasEndpoints() || !limits.room(next.request().priority(), p)) {
+        return; // lower bands wait too: strict between bands, sheddable ones need headroom
       }
       Queued<T> q = queue.poll();
       listener.dequeued(q.request(), now - q.request().arrivalNanos());

@@ -27,6 +27,11 @@ final class FlowQueue<T> {
     return count == 0;
   }
 
+  /** Whether a request of {@code priority} or higher waits. */
+  boolean waitsAtOrAbove(int priority) {
+    return !bands.isEmpty() && bands.firstKey() >= priority;
+  }
+
   void add(Queued<T> q) {
     bands.computeIfAbsent(q.request().priority(), Band::new).add(q);
     count++;
