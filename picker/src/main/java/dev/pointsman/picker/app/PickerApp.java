@@ -248,7 +248,7 @@ public final class PickerApp implements AutoCloseable {
     EndpointGauges endpointGauges = new EndpointGauges(metrics.registry(), datastore);
     datastore.addMembershipListener(m -> endpointGauges.update());
     source.bindMetrics(metrics.registry());
-    source.start(datastore, policies, resolver);
+    source.start(datastore, policies, resolver, flowControl ? budgets : null);
   }
 
   /** The traffic recorder of {@code recording}, or null when it is off. */

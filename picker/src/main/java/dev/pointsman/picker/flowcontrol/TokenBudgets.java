@@ -19,6 +19,7 @@ import java.util.function.LongSupplier;
  */
 public final class TokenBudgets {
   private final Map<String, Allowance> byKey = new HashMap<>();
+  private final List<Budget> configured;
 
   /** Each peer's last reported use, by budget key: what its next report is counted from. */
   private final Map<String, Map<String, long[]>> peerUse = new HashMap<>();
@@ -30,6 +31,7 @@ public final class TokenBudgets {
 
   public TokenBudgets(List<Budget> budgets, LongSupplier nanos) {
     this.nanos = Objects.requireNonNull(nanos, "nanos");
+    this.configured = List.copyOf(budgets);
     long now = nanos.getAsLong();
     for (Budget b : budgets) {
       String key = key(b.tenant(), b.model());
@@ -48,7 +50,7 @@ public final class TokenBudgets {
     return new TokenBudgets(List.of(), () -> 0L);
   }
 
-  public boolean isEmpty() {
+  public synchronized boolean isEmpty() {
     return byKey.isEmpty();
   }
 
@@ -218,6 +220,43 @@ public final class TokenBudgets {
     }
     a.refill(nanos.getAsLong());
     return a.remainingRequests();
+  }
+
+  /**
+   * Enforces the configured budgets plus {@code cluster}'s (from TenantBudget objects; one for the
+   * same tenant and model replaces the configured one). A budget whose limits did not change keeps
+   * its balance; a new or changed one starts with a full minute.
+   */
+  public synchronized void useClusterBudgets(List<Budget> cluster) {
+    Map<String, Budget> wanted = new HashMap<>();
+    for (Budget b : configured) {
+      wanted.put(key(b.tenant(), b.model()), b);
+    }
+    for (Budget b : cluster) {
+      wanted.put(key(b.tenant(), b.model()), b);
+    }
+    long now = nanos.getAsLong();
+    byKey.keySet().retainAll(wanted.keySet());
+    wanted.forEach(
+        (key, b) -> {
+          Allowance a = byKey.get(key);
+          if (a == null || !a.budget().equals(b)) {
+            byKey.put(key, new Allowance(b, now));
+          }
+        });
+  }
+
+  /**
+   * What {@code budget} (exactly that tenant and model) has left now: tokens and requests, each -1
+   * without that limit; null when it is not enforced.
+   */
+  public synchronized long[] remaining(Budget budget) {
+    Allowance a = byKey.get(key(budget.tenant(), budget.model()));
+    if (a == null || !a.budget().equals(budget)) {
+      return null;
+    }
+    a.refill(nanos.getAsLong());
+    return new long[] {a.remainingTokens(), a.remainingRequests()};
   }
 
   /** The configured budgets. */
