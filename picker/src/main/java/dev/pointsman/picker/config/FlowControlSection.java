@@ -26,6 +26,9 @@ import java.util.regex.Pattern;
  * @param sheddableHeadroom the share of the saturation queue threshold kept for non-sheddable work:
  *     sheddable requests wait until the least loaded endpoint's queue is below {@code (1 -
  *     sheddableHeadroom) × queueThreshold} (default 0.8; 0: whenever the pool is not saturated)
+ * @param tenantShareLoad from this pool load (the least loaded endpoint's queue as a share of the
+ *     queue threshold) up, a tenant with more requests in flight than an equal share waits while
+ *     the others go, before the pool saturates; absent: off
  */
 public record FlowControlSection(
     Boolean enabled,
@@ -35,12 +38,13 @@ public record FlowControlSection(
     String fairnessHeader,
     String deadlineHeader,
     List<BudgetEntry> budgets,
-    Double sheddableHeadroom) {
+    Double sheddableHeadroom,
+    Double tenantShareLoad) {
   // before DEFAULTS: its constructor reads it
   private static final Pattern HEADER = Pattern.compile("[a-z0-9][a-z0-9!#$%&'*+.^_`|~-]*");
 
   public static final FlowControlSection DEFAULTS =
-      new FlowControlSection(null, null, null, null, null, null, null, null);
+      new FlowControlSection(null, null, null, null, null, null, null, null, null);
 
   public FlowControlSection {
     enabled = enabled != null && enabled;
@@ -64,6 +68,11 @@ public record FlowControlSection(
     }
     header("fairnessHeader", fairnessHeader);
     header("deadlineHeader", deadlineHeader);
+    tenantShareLoad = tenantShareLoad == null ? FlowLimits.TENANT_SHARE_OFF : tenantShareLoad;
+    if (!(tenantShareLoad >= 0)) {
+      throw new IllegalArgumentException(
+          "tenantShareLoad: " + tenantShareLoad + " (expected >= 0; absent for off)");
+    }
     if (!(sheddableHeadroom >= 0 && sheddableHeadroom < 1)) {
       throw new IllegalArgumentException(
           "sheddableHeadroom: " + sheddableHeadroom + " (expected in [0, 1))");
@@ -116,7 +125,8 @@ public record FlowControlSection(
 
   /** The queue's bounds. */
   public FlowLimits limits() {
-    return new FlowLimits(maxQueued, maxQueuedBytes, ttlMillis * 1_000_000L, sheddableHeadroom);
+    return new FlowLimits(
+        maxQueued, maxQueuedBytes, ttlMillis * 1_000_000L, sheddableHeadroom, tenantShareLoad);
   }
 
   /** The headers the protocol layer reads, or null when flow control is off. */

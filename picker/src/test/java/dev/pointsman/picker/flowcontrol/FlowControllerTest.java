@@ -364,6 +364,61 @@ class FlowControllerTest {
         .hasMessage("sheddableHeadroom: 1.0 (expected in [0, 1))");
   }
 
+  private FlowController<String> sharing(double tenantShareLoad) {
+    return new FlowController<>(
+        new FlowLimits(100, 1 << 20, 30_000 * MS, 0.8, tenantShareLoad), FlowListener.NONE);
+  }
+
+  @Test
+  void aTenantOverItsShareOfTheInFlightWorkWaitsWhileTheOthersGoBeforeSaturation() {
+    FlowController<String> c = sharing(0.5);
+    probe.load = 0.6; // loaded, not saturated
+    for (int i = 0; i < 3; i++) {
+      admit(c, request(0, "noisy", 10, -1), "noisy-" + i); // alone: all its own
+    }
+    admit(c, request(0, "quiet", 10, -1), "quiet-0");
+
+    Queued<String> held = admit(c, request(0, "noisy", 10, -1), "noisy-3"); // 3 of 4 > 4 / 2
+    admit(c, request(0, "quiet", 10, -1), "quiet-1");
+
+    assertThat(held).isNotNull();
+    assertThat(sink.dispatched)
+        .containsExactly("noisy-0", "noisy-1", "noisy-2", "quiet-0", "quiet-1");
+    assertThat(c.inFlight("noisy")).isEqualTo(3);
+
+    c.finished("noisy");
+    c.finished("noisy"); // 1 of 3 in flight: within its share
+    c.pump(now, probe, sink);
+
+    assertThat(sink.dispatched).endsWith("noisy-3");
+    assertThat(c.inFlight("noisy")).isEqualTo(2);
+  }
+
+  @Test
+  void belowTheShareLoadATenantTakesWhatRoomThereIs() {
+    FlowController<String> c = sharing(0.5);
+    probe.load = 0.4;
+    admit(c, request(0, "quiet", 10, -1), "quiet");
+    for (int i = 0; i < 5; i++) {
+      admit(c, request(0, "noisy", 10, -1), "noisy");
+    }
+
+    assertThat(sink.dispatched).hasSize(6);
+    assertThat(c.size()).isZero();
+  }
+
+  @Test
+  void withoutAShareLoadNoTenantIsHeldBeforeSaturation() {
+    FlowController<String> c = controller();
+    probe.load = 0.7;
+    admit(c, request(0, "quiet", 10, -1), "quiet");
+    for (int i = 0; i < 5; i++) {
+      admit(c, request(0, "noisy", 10, -1), "noisy");
+    }
+
+    assertThat(sink.dispatched).hasSize(6);
+  }
+
   /** A pool whose pressure the test sets; it fills after {@code saturateAfter} dispatches. */
   private final class Probe implements FlowController.Probe<String> {
     boolean saturated;
