@@ -264,3 +264,47 @@ template:
         emptyDir:
           sizeLimit: 16Mi
 {{- end }}
+
+{{/*
+The weighted canary (canary.enabled): two routes inserted before the picked routes of
+files/envoy/envoy.yaml. Envoy evaluates runtime_fraction on the stream's own random value
+(conn_manager_impl.cc passes stream_id_ each time it matches the stream's route), so a request sampled
+into canary-pointsman on its first match is sampled in again after ext_proc clears the route cache,
+and then takes picked/picked-h2c by the destination the picker set. The rest take canary-balancer:
+the fallback Service (envoy.defaultService, the existing balancer) with ext_proc off.
+*/}}
+{{- define "pointsman.envoy.canaryRoutes" -}}
+{{- $match := "safe_regex: { regex: \"/v1/(chat/completions|completions|embeddings|responses)\" }" }}
+{{- $c := .Values.canary }}
+{{- $head := printf `                            %s
+                            headers:
+                              - name: ":method"
+                                string_match: { exact: POST }
+                              - name: x-gateway-destination-endpoint
+                                present_match: false
+` $match }}
+                        # Canary (chart value canary): {{ $c.percent }}% of inference requests, sampled
+                        # once per request, go through the picker (canary-pointsman, then picked or
+                        # picked-h2c once it set a destination); the rest go to the existing
+                        # balancer without it (canary-balancer). Change the share without a
+                        # restart: POST 127.0.0.1:9901/runtime_modify?{{ $c.runtimeKey }}=N
+                        - name: canary-pointsman
+                          match:
+                            runtime_fraction:
+                              default_value: { numerator: {{ int $c.percent }}, denominator: HUNDRED }
+                              runtime_key: {{ $c.runtimeKey }}
+{{ $head }}                          route:
+                            cluster: default-models
+                            timeout: 0s
+                            idle_timeout: 600s
+                        - name: canary-balancer
+                          match:
+{{ $head }}                          route:
+                            cluster: default-models
+                            timeout: 0s
+                            idle_timeout: 600s
+                          typed_per_filter_config:
+                            envoy.filters.http.ext_proc:
+                              "@type": type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute
+                              disabled: true
+{{ end }}

@@ -8,6 +8,7 @@ import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpHeaders;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -15,7 +16,9 @@ import java.util.function.LongSupplier;
 /**
  * The response side of one stream: pass headers and body chunks straight through (an SSE stream
  * must never be held), time the first body byte, read {@code usage} from the tail, and report the
- * end once.
+ * end once. The endpoint that served comes from {@code envoy.lb} metadata (the local gateway) or,
+ * failing that, from the {@code x-gateway-destination-endpoint-served} response header a stock
+ * Envoy route adds from {@code %UPSTREAM_HOST%}; that header is removed before the client sees it.
  */
 final class ResponsePhase {
   private static final int TAIL_BYTES = 16 * 1024;
@@ -39,15 +42,25 @@ final class ResponsePhase {
   }
 
   void onHeaders(HttpHeaders headers, Metadata metadata) {
+    String servedHeader = null;
     for (HeaderValue h : headers.getHeaders().getHeadersList()) {
       if (h.getKey().equals(":status")) {
         status = parseStatus(h);
+      } else if (h.getKey().equalsIgnoreCase(Responses.SERVED_KEY)) {
+        servedHeader = value(h).trim();
       }
     }
     servedBy = served(metadata);
+    if (servedBy == null && servedHeader != null && !servedHeader.isEmpty()) {
+      servedBy = servedHeader;
+    }
     Map<String, String> set = request.responseHeaders(status, servedBy);
+    // the served header names a pod: it is for the picker only, never for the client
+    List<String> remove = servedHeader == null ? List.of() : List.of(Responses.SERVED_KEY);
     send.accept(
-        set.isEmpty() ? Responses.continueResponseHeaders() : Responses.setResponseHeaders(set));
+        set.isEmpty() && remove.isEmpty()
+            ? Responses.continueResponseHeaders()
+            : Responses.mutateResponseHeaders(set, remove));
     if (mode != BodyMode.FULL_DUPLEX_STREAMED) {
       firstByteNanos = clock.getAsLong();
       request.firstByte(firstByteNanos);
@@ -96,11 +109,15 @@ final class ResponsePhase {
     request.end(new Completion(status, ttft, clock.getAsLong() - decided, usage, servedBy, end));
   }
 
+  private static String value(HeaderValue h) {
+    return h.getRawValue().isEmpty()
+        ? h.getValue()
+        : h.getRawValue().toString(StandardCharsets.UTF_8);
+  }
+
   private static int parseStatus(HeaderValue h) {
-    String v =
-        h.getRawValue().isEmpty() ? h.getValue() : h.getRawValue().toString(StandardCharsets.UTF_8);
     try {
-      return Integer.parseInt(v.trim());
+      return Integer.parseInt(value(h).trim());
     } catch (NumberFormatException e) {
       return 0;
     }

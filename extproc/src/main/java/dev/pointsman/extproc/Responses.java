@@ -28,7 +28,11 @@ public final class Responses {
   public static final String DESTINATION = "x-gateway-destination-endpoint";
   public static final String LB_NAMESPACE = "envoy.lb";
 
-  /** Metadata key under {@code envoy.lb} naming the endpoint that actually served. */
+  /**
+   * Metadata key under {@code envoy.lb} naming the endpoint that actually served; also the response
+   * header a stock Envoy adds from {@code %UPSTREAM_HOST%} (route {@code response_headers_to_add})
+   * to say the same, which the picker reads and removes (docs/rollout.md).
+   */
   public static final String SERVED_KEY = "x-gateway-destination-endpoint-served";
 
   /**
@@ -55,8 +59,17 @@ public final class Responses {
 
   /** Continue with the response headers, setting {@code headers} on them. */
   public static ProcessingResponse setResponseHeaders(Map<String, String> headers) {
+    return mutateResponseHeaders(headers, java.util.List.of());
+  }
+
+  /**
+   * Continue with the response headers, setting {@code set} on them and removing {@code remove}.
+   */
+  public static ProcessingResponse mutateResponseHeaders(
+      Map<String, String> set, java.util.List<String> remove) {
     HeaderMutation.Builder mutation = HeaderMutation.newBuilder();
-    headers.forEach((k, v) -> mutation.addSetHeaders(header(k, v)));
+    set.forEach((k, v) -> mutation.addSetHeaders(header(k, v)));
+    mutation.addAllRemoveHeaders(remove);
     return ProcessingResponse.newBuilder()
         .setResponseHeaders(
             HeadersResponse.newBuilder()

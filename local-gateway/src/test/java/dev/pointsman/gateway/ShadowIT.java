@@ -67,11 +67,27 @@ class ShadowIT {
       assertThat(differ).isBetween(0, REQUESTS);
       assertThat(report.path("agreementRate").asDouble())
           .isEqualTo((REQUESTS - differ) / (double) REQUESTS);
+      assertThat(report.path("wouldDifferRate").asDouble()).isEqualTo(differ / (double) REQUESTS);
+      // each request's row: the pod that really served (one of the two, both used) and the pick;
+      // the disagreements counted are exactly the rows where they differ
+      Set<String> pods =
+          Set.copyOf(stack.picker.scrapeTargets().stream().map(t -> t.address()).toList());
+      int rowsDiffering = 0;
+      Set<String> servedRows = new HashSet<>();
+      assertThat(report.path("recent")).hasSize(REQUESTS);
+      for (JsonNode row : report.path("recent")) {
+        assertThat(pods).contains(row.path("served").asText(), row.path("pick").asText());
+        servedRows.add(row.path("served").asText());
+        if (!row.path("pick").asText().equals(row.path("served").asText())) {
+          rowsDiffering++;
+        }
+      }
+      assertThat(servedRows).isEqualTo(pods);
+      assertThat(rowsDiffering).isEqualTo(differ);
       JsonNode error = report.path("ttftAbsRelativeError");
       assertThat(error.path("observations").asInt()).isEqualTo(REQUESTS);
       assertThat(error.path("p50").asDouble()).isNotNegative();
       assertThat(error.path("p90").asDouble()).isGreaterThanOrEqualTo(error.path("p50").asDouble());
-      assertThat(report.path("recent")).isNotEmpty();
 
       String metrics = stack.pickerMetrics();
       String app = "{app=\"pointsman-picker\"} ";
@@ -79,6 +95,59 @@ class ShadowIT {
           .contains("pointsman_shadow_decisions_total" + app + (double) REQUESTS)
           .contains("pointsman_shadow_would_differ_total" + app + (double) differ)
           .contains("pointsman_shadow_ttft_prediction_error_count" + app + REQUESTS);
+    }
+  }
+
+  /**
+   * {@code destination: balancer}: a balancer in front of the gateway names its pod in a request
+   * header; the picker routes there, every request is served by it, and the report compares it with
+   * the picks without the proxy having to report anything else.
+   */
+  @Test
+  void theBalancersChoiceInARequestHeaderIsWhereRequestsGo() throws Exception {
+    try (Stack stack =
+        Stack.start(
+            List.of(
+                Stack.pod("main-a", Stack.MODEL, List.of()),
+                Stack.pod("main-b", Stack.MODEL, List.of())),
+            Stack.pickerHeader()
+                + "shadow: {enabled: true, destination: balancer, balancerHeader:"
+                + " x-balancer-endpoint}\n"
+                + """
+                models:
+                  - {name: llama-8b, pools: [{pool: main}]}
+                pools:
+                  - {name: main, endpoints: [{address: "%s"}, {address: "%s"}]}
+                """,
+            (picker, config) -> config)) {
+      String chosen =
+          stack.picker.scrapeTargets().stream().map(t -> t.address()).sorted().toList().get(1);
+      Set<String> servedBy = new HashSet<>();
+      for (int i = 0; i < REQUESTS; i++) {
+        HttpResponse<String> res =
+            stack.send(
+                stack.http1,
+                stack
+                    .post(
+                        "/v1/chat/completions",
+                        Stack.chat(Stack.MODEL, "balanced request " + i, true, 4))
+                    .header("x-balancer-endpoint", chosen)
+                    .build());
+        assertThat(res.statusCode()).as(res.body()).isEqualTo(200);
+        res.headers().firstValue("x-pointsman-served-by").ifPresent(servedBy::add);
+      }
+      assertThat(servedBy).as("every request went where the balancer said").hasSize(1);
+      Await.until("every request ended", () -> stack.picker.inFlight().liveRequests() == 0);
+
+      JsonNode report = JSON.readTree(get(stack, "/debug/shadow"));
+      assertThat(report.path("decisions").asInt()).isEqualTo(REQUESTS);
+      assertThat(report.path("served").asInt()).isEqualTo(REQUESTS);
+      int differ = 0;
+      for (JsonNode row : report.path("recent")) {
+        assertThat(row.path("served").asText()).isEqualTo(chosen);
+        differ += row.path("pick").asText().equals(chosen) ? 0 : 1;
+      }
+      assertThat(report.path("wouldDiffer").asInt()).isEqualTo(differ);
     }
   }
 

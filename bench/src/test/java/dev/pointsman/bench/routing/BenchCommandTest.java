@@ -247,7 +247,7 @@ class BenchCommandTest {
         scorers:
           - {type: predicted-latency-scorer, weight: 4}
           - {type: lora-affinity-scorer, weight: 2}
-          - {type: prefix-cache-scorer, weight: 1}
+          - {type: prefix-cache-scorer, weight: 2}
           - {type: kv-cache-utilization-scorer, weight: 4}
         """);
     Path out = dir.resolve("out");

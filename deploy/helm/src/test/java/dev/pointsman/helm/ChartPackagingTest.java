@@ -182,4 +182,28 @@ class ChartPackagingTest {
             });
     assertThat(Chart.defaults().ofKind("monitoring.coreos.com/v1", "ServiceMonitor")).isEmpty();
   }
+
+  @Test
+  void aPodMonitorScrapesEnvoysStatsOnTheHealthPort() {
+    Rendered r = Scenarios.EVERYTHING_ON.render();
+    var monitor =
+        (GenericKubernetesResource)
+            r.ofKind("monitoring.coreos.com/v1", "PodMonitor").stream().findFirst().orElseThrow();
+
+    assertThat(monitor.getMetadata().getName()).isEqualTo("pointsman-envoy");
+    assertThat(monitor.getMetadata().getLabels()).containsEntry("release", "kube-prometheus-stack");
+    Map<String, Object> labels = monitor.get("spec", "selector", "matchLabels");
+    assertThat(labels)
+        .containsEntry("app.kubernetes.io/component", "gateway")
+        .containsEntry("app.kubernetes.io/instance", "pointsman");
+    List<Map<String, Object>> endpoints = monitor.get("spec", "podMetricsEndpoints");
+    assertThat(endpoints)
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e)
+                    .containsEntry("port", "http-health")
+                    .containsEntry("path", "/stats/prometheus"));
+    assertThat(Chart.defaults().ofKind("monitoring.coreos.com/v1", "PodMonitor")).isEmpty();
+  }
 }

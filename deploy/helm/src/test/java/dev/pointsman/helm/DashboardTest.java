@@ -76,6 +76,58 @@ class DashboardTest {
   }
 
   @Test
+  void chartsShadowAgreementAndPredictionError() throws Exception {
+    List<String> exprs = expressions(dashboard());
+
+    assertThat(exprs)
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .contains("pointsman_shadow_would_differ_total")
+                    .contains("/ sum(rate(pointsman_shadow_served_total"))
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .startsWith("histogram_quantile(0.90")
+                    .contains("pointsman_shadow_ttft_prediction_error_bucket"))
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .startsWith("histogram_quantile(0.50")
+                    .contains("pointsman_shadow_ttft_prediction_error_bucket"))
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .contains("pointsman_shadow_served_total")
+                    .contains("/ sum(rate(pointsman_shadow_decisions_total"));
+  }
+
+  @Test
+  void comparesTheCanarysTwoRoutesFromEnvoysClusterStatsAndThePickersTtft() throws Exception {
+    List<String> exprs = expressions(dashboard());
+
+    // the clusters the chart's Envoy config routes the two shares to
+    assertThat(exprs)
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .startsWith("histogram_quantile(0.99")
+                    .contains("envoy_cluster_upstream_rq_time_bucket")
+                    .contains("by (envoy_cluster_name, le)")
+                    .contains("model-servers|model-servers-h2c|default-models"))
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .contains("envoy_cluster_upstream_rq_total")
+                    .contains("envoy_cluster_name=~\"model-servers|model-servers-h2c\""))
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .startsWith("histogram_quantile(0.99, sum by (le)")
+                    .contains("pointsman_ttft_seconds_bucket"));
+  }
+
+  @Test
   void panelIdsAreUniqueAndEveryPanelHasADataSourceVariable() throws Exception {
     JsonNode dash = dashboard();
     Set<Integer> ids = new HashSet<>();

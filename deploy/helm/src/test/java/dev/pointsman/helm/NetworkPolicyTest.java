@@ -63,18 +63,25 @@ class NetworkPolicyTest {
   void envoyAcceptsOnlyTheAllowedCidrs() {
     NetworkPolicy envoy = Chart.defaults().get(NetworkPolicy.class, "pointsman-envoy");
 
-    assertThat(envoy.getSpec().getIngress())
+    assertThat(envoy.getSpec().getIngress()).hasSize(2);
+    var clients = envoy.getSpec().getIngress().get(0);
+    assertThat(clients.getFrom())
+        .extracting(p -> p.getIpBlock().getCidr())
+        .containsExactly("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10");
+    assertThat(clients.getPorts())
+        .extracting(p -> p.getPort().getStrVal())
+        .containsExactlyInAnyOrder("https", "http-health");
+    // Prometheus reads Envoy's stats on the health port, and nothing else
+    var prometheus = envoy.getSpec().getIngress().get(1);
+    assertThat(prometheus.getFrom())
         .singleElement()
         .satisfies(
-            rule -> {
-              assertThat(rule.getFrom())
-                  .extracting(p -> p.getIpBlock().getCidr())
-                  .containsExactly(
-                      "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10");
-              assertThat(rule.getPorts())
-                  .extracting(p -> p.getPort().getStrVal())
-                  .containsExactlyInAnyOrder("https", "http-health");
-            });
+            peer ->
+                assertThat(peer.getNamespaceSelector().getMatchLabels())
+                    .containsEntry("kubernetes.io/metadata.name", "monitoring"));
+    assertThat(prometheus.getPorts())
+        .extracting(p -> p.getPort().getStrVal())
+        .containsExactly("http-health");
   }
 
   @Test
@@ -111,6 +118,7 @@ class NetworkPolicyTest {
     var cidrs =
         Chart.defaults().get(NetworkPolicy.class, "pointsman-envoy").getSpec().getIngress().stream()
             .flatMap(rule -> rule.getFrom().stream())
+            .filter(peer -> peer.getIpBlock() != null)
             .map(peer -> peer.getIpBlock().getCidr())
             .toList();
 

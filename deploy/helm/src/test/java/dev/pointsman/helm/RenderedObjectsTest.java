@@ -19,7 +19,8 @@ class RenderedObjectsTest {
       Set.of(
           "cert-manager.io/v1/Certificate",
           "cert-manager.io/v1/Issuer",
-          "monitoring.coreos.com/v1/ServiceMonitor");
+          "monitoring.coreos.com/v1/ServiceMonitor",
+          "monitoring.coreos.com/v1/PodMonitor");
 
   static Stream<Scenario> scenarios() {
     return Scenarios.all().stream();

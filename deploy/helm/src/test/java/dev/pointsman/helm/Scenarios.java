@@ -36,7 +36,7 @@ final class Scenarios {
 
   static final Scenario EVERYTHING_ON =
       new Scenario(
-          "HPA, ServiceMonitor, IRSA, custom image, user Secrets",
+          "HPA, ServiceMonitor, IRSA, custom image, user Secrets, canary",
           """
           image:
             repository: 123456789012.dkr.ecr.us-east-1.amazonaws.com/pointsman
@@ -57,6 +57,7 @@ final class Scenarios {
               loadBalancerSourceRanges: [10.20.0.0/16]
           metrics:
             serviceMonitor: {enabled: true, interval: 30s, labels: {release: kube-prometheus-stack}}
+          canary: {enabled: true, percent: 5}
           """);
 
   static final Scenario BOUND_POOL =

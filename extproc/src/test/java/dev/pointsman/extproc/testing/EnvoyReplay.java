@@ -124,16 +124,38 @@ public final class EnvoyReplay
     return this;
   }
 
+  /**
+   * Response headers as a stock Envoy sends them when a route adds {@code
+   * x-gateway-destination-endpoint-served: %UPSTREAM_HOST%}: the served endpoint in a header, no
+   * {@code envoy.lb} metadata.
+   */
+  public EnvoyReplay responseHeadersServedInHeader(
+      int status, boolean endOfStream, String servedHeader) {
+    return responseHeaders(
+        status, endOfStream, null, dev.pointsman.extproc.Responses.SERVED_KEY, servedHeader);
+  }
+
   public EnvoyReplay responseHeaders(int status, boolean endOfStream, String served) {
+    return responseHeaders(status, endOfStream, served, new String[0]);
+  }
+
+  /**
+   * Response headers with {@code served} in {@code envoy.lb} metadata (null: none) and {@code
+   * extra} headers as name, value pairs.
+   */
+  public EnvoyReplay responseHeaders(
+      int status, boolean endOfStream, String served, String... extra) {
+    HeaderMap.Builder map =
+        HeaderMap.newBuilder()
+            .addHeaders(raw(":status", Integer.toString(status)))
+            .addHeaders(raw("content-type", "text/event-stream"));
+    for (int i = 0; i + 1 < extra.length; i += 2) {
+      map.addHeaders(raw(extra[i], extra[i + 1]));
+    }
     ProcessingRequest.Builder req =
         ProcessingRequest.newBuilder()
             .setResponseHeaders(
-                HttpHeaders.newBuilder()
-                    .setHeaders(
-                        HeaderMap.newBuilder()
-                            .addHeaders(raw(":status", Integer.toString(status)))
-                            .addHeaders(raw("content-type", "text/event-stream")))
-                    .setEndOfStream(endOfStream));
+                HttpHeaders.newBuilder().setHeaders(map).setEndOfStream(endOfStream));
     if (served != null) {
       req.setMetadataContext(
           Metadata.newBuilder()

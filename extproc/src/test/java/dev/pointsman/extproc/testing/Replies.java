@@ -32,6 +32,11 @@ public final class Replies {
     return out;
   }
 
+  /** The header names a mutation removes. */
+  public static java.util.List<String> removedHeaders(CommonResponse common) {
+    return java.util.List.copyOf(common.getHeaderMutation().getRemoveHeadersList());
+  }
+
   public static Map<String, String> setHeaders(ImmediateResponse immediate) {
     Map<String, String> out = new LinkedHashMap<>();
     for (HeaderValueOption o : immediate.getHeaders().getSetHeadersList()) {

@@ -157,7 +157,7 @@ public record PickerConfig(
   /** How the ext_proc service speaks the Endpoint Picker Protocol. */
   public PickerOptions pickerOptions() {
     PickerOptions options = protocol.toOptions();
-    return shadow.enabled() ? options.inShadow() : options;
+    return shadow.enabled() ? options.inShadow(shadow.balancerHeaderInUse()) : options;
   }
 
   public PoolConfig pool(String name) {

@@ -1,6 +1,7 @@
 package dev.pointsman.picker.config;
 
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Shadow mode (off by default): the picker decides every request but leaves the route to the
@@ -8,23 +9,66 @@ import java.util.Locale;
  * docs/rollout.md.
  *
  * @param enabled shadow (default false)
- * @param destination what the picker's reply routes to: {@code none} (no destination header or
- *     metadata: the data plane routes by its own cluster, e.g. the local gateway's {@code
- *     fallbackEndpoints} or an Envoy route to the existing balancer's cluster), the default and the
- *     only value for now ({@code balancer}, the picker echoing a choice of the existing balancer,
- *     is reserved)
+ * @param destination what the picker's reply routes to: {@code none} (the default: no destination
+ *     header or metadata, the data plane routes by its own cluster, e.g. the local gateway's {@code
+ *     fallbackEndpoints} or Envoy's {@code fallback-default} route to the existing balancer's
+ *     cluster), or {@code balancer}: the endpoint a balancer in front of the gateway chose, read
+ *     from the request header {@code balancerHeader} — known before the request is routed, unlike
+ *     the choice of a balancer behind the gateway (Envoy's own cluster balancing happens after the
+ *     picker has answered)
+ * @param balancerHeader with {@code destination: balancer}, the request header in which the
+ *     balancer in front names its chosen endpoint as {@code ip:port}; lower-cased
  */
-public record ShadowSection(Boolean enabled, String destination) {
-  public static final ShadowSection DEFAULTS = new ShadowSection(null, null);
+public record ShadowSection(Boolean enabled, String destination, String balancerHeader) {
+  public static final ShadowSection DEFAULTS = new ShadowSection(null, null, null);
+
+  /** Headers Envoy strips from every request before the picker sees them (docs/envoy.md). */
+  private static final Set<String> STRIPPED =
+      Set.of(
+          "x-gateway-destination-endpoint",
+          "x-gateway-destination-endpoint-subset",
+          "x-gateway-destination-endpoint-served",
+          "x-gateway-model-name",
+          "x-gateway-base-model-name",
+          "x-gateway-model-name-rewrite",
+          "x-envoy-original-dst-host",
+          "x-pointsman-app-protocol");
 
   public ShadowSection {
     enabled = enabled != null && enabled;
     destination = destination == null ? "none" : destination.toLowerCase(Locale.ROOT);
-    if (!destination.equals("none")) {
+    if (!destination.equals("none") && !destination.equals("balancer")) {
       throw new IllegalArgumentException(
-          "destination: '"
-              + destination
-              + "' (expected none; balancer is reserved and not implemented yet)");
+          "destination: '" + destination + "' (expected none or balancer)");
     }
+    if (balancerHeader != null) {
+      balancerHeader = balancerHeader.trim().toLowerCase(Locale.ROOT);
+    }
+    if (destination.equals("balancer")) {
+      if (balancerHeader == null || !balancerHeader.matches("[a-z0-9!#$%&'*+.^_`|~-]+")) {
+        throw new IllegalArgumentException(
+            "balancerHeader: "
+                + (balancerHeader == null ? "missing" : "'" + balancerHeader + "'")
+                + " (expected the name of the request header in which the balancer in front names"
+                + " its endpoint, with destination: balancer)");
+      }
+      if (STRIPPED.contains(balancerHeader)) {
+        throw new IllegalArgumentException(
+            "balancerHeader: '"
+                + balancerHeader
+                + "' (expected a header the gateway does not strip from requests;"
+                + " Envoy removes the x-gateway-* routing headers before the picker sees them)");
+      }
+    } else if (balancerHeader != null) {
+      throw new IllegalArgumentException(
+          "balancerHeader: '"
+              + balancerHeader
+              + "' with destination: none (expected destination: balancer, or no balancerHeader)");
+    }
+  }
+
+  /** The balancer's header when the destination is the balancer's choice, else null. */
+  public String balancerHeaderInUse() {
+    return enabled && destination.equals("balancer") ? balancerHeader : null;
   }
 }

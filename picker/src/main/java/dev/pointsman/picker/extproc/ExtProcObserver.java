@@ -19,6 +19,12 @@ public interface ExtProcObserver {
   /** A processing stream ended: {@code completed}, {@code cancelled} or {@code error}. */
   void onStreamEnd(String how);
 
+  /**
+   * Shadow mode with {@code destination: balancer}: the balancer's header named an endpoint that is
+   * not one of the decision's candidates, so the reply named no destination.
+   */
+  default void onBalancerChoiceIgnored() {}
+
   ExtProcObserver NOOP =
       new ExtProcObserver() {
         @Override

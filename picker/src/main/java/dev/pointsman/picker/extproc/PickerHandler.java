@@ -31,6 +31,9 @@ import java.util.function.LongSupplier;
  * #APP_PROTOCOL_HEADER}, for the data plane to pick an HTTP/2 upstream.
  */
 final class PickerHandler implements ExtProcHandler {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(PickerHandler.class);
+
   /**
    * Set to the pool's {@code spec.appProtocol} when that is not HTTP/1.1 ({@code
    * kubernetes.io/h2c}); absent for HTTP/1.1. An Envoy route can match it to choose an upstream
@@ -189,16 +192,51 @@ final class PickerHandler implements ExtProcHandler {
     if (head.requestIdGenerated()) {
       headers.put("x-request-id", head.requestId());
     }
-    if (options.shadow()) { // the data plane's own balancer routes: no destination at all
+    if (options.shadow()) { // the existing balancer routes: its choice, or no destination at all
       headers.remove(Responses.DESTINATION);
-      return new Verdict.Forward(headers, null, new Listener(r), r.model(), null);
+      String chosen = balancerChoice(head, r);
+      if (chosen == null) {
+        return new Verdict.Forward(headers, null, new Listener(r, null), r.model(), null);
+      }
+      headers.put(Responses.DESTINATION, chosen);
+      // the one pod the data plane will connect to: charge it now, as the proxy would report it
+      RouteOutcome.Routed charged = routing.served(r, chosen);
+      return new Verdict.Forward(headers, chosen, new Listener(charged, chosen), r.model(), null);
     }
     return new Verdict.Forward(
         headers,
         destination,
-        new Listener(r),
+        new Listener(r, null),
         r.model(),
         list || fallbacks.length() == 0 ? null : fallbacks.toString());
+  }
+
+  /**
+   * In shadow mode with a balancer header: the endpoint the balancer in front chose, when it is one
+   * of the decision's candidates (an endpoint of the pool the picker would consider); null
+   * otherwise, and the request takes the data plane's default route. Only a candidate is accepted
+   * so that the header can never send a request outside the pool.
+   */
+  private String balancerChoice(RequestHead head, RouteOutcome.Routed r) {
+    if (options.balancerHeader() == null) {
+      return null;
+    }
+    String value = head.header(options.balancerHeader());
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    String chosen = value.trim();
+    var why = r.picked().explanation();
+    if (why != null && why.candidates().contains(chosen)) {
+      return chosen;
+    }
+    observer.onBalancerChoiceIgnored();
+    LOG.debug(
+        "shadow: {} names '{}', not a candidate of pool {}: default route",
+        options.balancerHeader(),
+        chosen,
+        r.pool());
+    return null;
   }
 
   /**
@@ -209,16 +247,25 @@ final class PickerHandler implements ExtProcHandler {
     private volatile RouteOutcome.Routed routed;
     private volatile int status;
     private volatile String servedBy;
+    private final String destination;
 
-    Listener(RouteOutcome.Routed routed) {
+    /**
+     * @param destination the one endpoint the reply routed to in shadow mode (the balancer's
+     *     choice), already charged as the one that served (an ORIGINAL_DST data plane connects to
+     *     exactly it, so the proxy's report is not asked again); null when it named none or in
+     *     normal mode
+     */
+    Listener(RouteOutcome.Routed routed, String destination) {
       this.routed = routed;
+      this.destination = destination;
     }
 
     @Override
-    public Map<String, String> onResponseHeaders(int status, String servedBy) {
+    public Map<String, String> onResponseHeaders(int status, String reported) {
+      String servedBy = destination != null ? destination : reported;
       this.status = status;
       this.servedBy = servedBy;
-      RouteOutcome.Routed current = routing.served(routed, servedBy);
+      RouteOutcome.Routed current = destination != null ? routed : routing.served(routed, servedBy);
       routed = current;
       if (!current.streamed()) {
         // a non-streamed response's headers come once it is generated: its prefill is long over

@@ -12,21 +12,36 @@ import java.util.Objects;
  *     pod
  * @param shadow shadow mode: the reply carries no destination (header or metadata), the data plane
  *     routes by its own cluster; the decision is still made, counted and learned from
+ * @param balancerHeader in shadow mode, the request header in which a balancer in front of the
+ *     gateway names the endpoint it chose: the reply routes there when it is one of the decision's
+ *     candidates; null: no destination
  */
-public record PickerOptions(DataPlane dataPlane, boolean conformanceTestHooks, boolean shadow) {
+public record PickerOptions(
+    DataPlane dataPlane, boolean conformanceTestHooks, boolean shadow, String balancerHeader) {
   public static final PickerOptions DEFAULTS = new PickerOptions(DataPlane.ORIGINAL_DST, false);
 
   public PickerOptions {
     Objects.requireNonNull(dataPlane, "dataPlane");
+    if (balancerHeader != null && !shadow) {
+      throw new IllegalArgumentException(
+          "balancerHeader: '" + balancerHeader + "' outside shadow mode (expected shadow: true)");
+    }
   }
 
   public PickerOptions(DataPlane dataPlane, boolean conformanceTestHooks) {
-    this(dataPlane, conformanceTestHooks, false);
+    this(dataPlane, conformanceTestHooks, false, null);
   }
 
-  /** These options in shadow mode. */
+  /** These options in shadow mode, with no destination. */
   public PickerOptions inShadow() {
-    return new PickerOptions(dataPlane, conformanceTestHooks, true);
+    return inShadow(null);
+  }
+
+  /**
+   * These options in shadow mode, routing to the balancer's choice in {@code header} if not null.
+   */
+  public PickerOptions inShadow(String header) {
+    return new PickerOptions(dataPlane, conformanceTestHooks, true, header);
   }
 
   /** What the data plane does with {@code x-gateway-destination-endpoint}. */

@@ -25,8 +25,10 @@ public record PolicyConfig(
    * latency (with the picker's exact count of prefill it has sent and not yet seen a first token
    * for), so the separate queue and running scorers are not in the default blend. KV-cache headroom
    * weighs as much as the predicted latency because that prediction does not see preemption: long
-   * prompts that stick to the pods caching them fill those pods' KV caches. The weights were chosen
-   * by the routing benchmark on its training set (docs/plugins/README.md, docs/benchmarks.md).
+   * prompts that stick to the pods caching them fill those pods' KV caches. The prefix scorer
+   * weighs 2 (1 until 2026-12-04): conversations and shared documents stay where they are cached.
+   * The weights were chosen by the routing benchmark on its training set (docs/plugins/README.md,
+   * docs/benchmarks.md).
    */
   public static PolicyConfig defaults() {
     return new PolicyConfig(null, null, null, null, null);
@@ -44,7 +46,7 @@ public record PolicyConfig(
         : List.of(
             PluginSpec.of("predicted-latency-scorer", 4),
             PluginSpec.of("lora-affinity-scorer", 2),
-            PluginSpec.of("prefix-cache-scorer", 1),
+            PluginSpec.of("prefix-cache-scorer", 2),
             PluginSpec.of("kv-cache-utilization-scorer", 4));
   }
 

@@ -16,9 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Routing in shadow mode: every request is decided as usual (the protocol layer then sends no
- * destination, so the data plane's own balancer routes it), and what the proxy reports at the
- * response is compared with the decision: the served endpoint against the pick, the observed time
- * to first byte against the TTFT the picker predicted for that endpoint among its candidates.
+ * destination, so the data plane's own balancer routes it, or the choice a balancer in front named
+ * in a request header), and what the proxy reports at the response ({@code envoy.lb} metadata, or
+ * the served header a stock Envoy route adds) is compared with the decision: the served endpoint
+ * against the pick, the observed time to first byte against the TTFT the picker predicted for that
+ * endpoint among its candidates.
  *
  * <p>In-flight accounting follows the endpoint that served: the hold moves to it when it was a
  * candidate of the decision (a fallback keeps the scheduler's own move and what it learns), and is

@@ -106,6 +106,7 @@ public final class ShadowStats {
     out.put("decisions", decisions.get());
     out.put("served", s);
     out.put("wouldDiffer", differ.get());
+    out.put("wouldDifferRate", s == 0 ? null : (double) differ.get() / s);
     out.put("agreementRate", s == 0 ? null : (double) (s - differ.get()) / s);
     Map<String, Object> error = new LinkedHashMap<>();
     error.put("observations", p);

@@ -92,6 +92,16 @@ public final class PickerMetrics implements ExtProcObserver {
   }
 
   @Override
+  public void onBalancerChoiceIgnored() {
+    Counter.builder("pointsman.shadow.balancer.ignored")
+        .description(
+            "Shadow mode, destination balancer: the balancer's endpoint was not a candidate, so the"
+                + " request took the default route")
+        .register(registry)
+        .increment();
+  }
+
+  @Override
   public void onStreamEnd(String how) {
     Counter.builder("pointsman.extproc.streams")
         .description("ext_proc streams ended, by how")

@@ -137,7 +137,14 @@ class PickerConfigTest {
         "recording: {maxFiles: 0} | recording.maxFiles: 0 (expected 1..1000)",
         "recording: {queueCapacity: 0} | recording.queueCapacity: 0 (expected 1..1000000)",
         "recording: {salt: ''} | recording.salt: '' (expected a secret string, or leave it out)",
-        "shadow: {destination: sideways} | shadow.destination: 'sideways' (expected none",
+        "shadow: {destination: sideways} | shadow.destination: 'sideways' (expected none or balancer)",
+        "shadow: {destination: balancer} | shadow.balancerHeader: missing (expected the name of the"
+            + " request header",
+        "shadow: {destination: balancer, balancerHeader: 'x bad'} | shadow.balancerHeader: 'x bad'",
+        "shadow: {destination: balancer, balancerHeader: X-Gateway-Destination-Endpoint} |"
+            + " shadow.balancerHeader: 'x-gateway-destination-endpoint' (expected a header the"
+            + " gateway does not strip",
+        "shadow: {balancerHeader: x-lb} | shadow.balancerHeader: 'x-lb' with destination: none",
         "replication: {enabled: true} | replication.discovery: none (expected dnsQuery or members when enabled)",
         "replication: {bindAddress: 0.0.0.0} | replication.bindAddress: '0.0.0.0' (expected the address of one interface",
         "replication: {batchMillis: 0} | replication.batchMillis: 0 (expected 1..10000)",
@@ -167,6 +174,17 @@ class PickerConfigTest {
     assertThat(on.recording().tenantHeader()).isEqualTo("x-tenant");
     assertThat(on.shadow().destination()).isEqualTo("none");
     assertThat(on.pickerOptions().shadow()).isTrue();
+    assertThat(on.pickerOptions().balancerHeader()).isNull();
+
+    PickerConfig balancer =
+        PickerConfig.parse(
+            "shadow: {enabled: true, destination: balancer, balancerHeader: X-LB-Endpoint}\n");
+    assertThat(balancer.pickerOptions().shadow()).isTrue();
+    assertThat(balancer.pickerOptions().balancerHeader()).isEqualTo("x-lb-endpoint");
+    PickerConfig off =
+        PickerConfig.parse("shadow: {destination: balancer, balancerHeader: x-lb}\n");
+    assertThat(off.pickerOptions().shadow()).isFalse();
+    assertThat(off.pickerOptions().balancerHeader()).isNull();
   }
 
   @Test

@@ -81,6 +81,12 @@ public final class EnvoyConfigRules {
   /** The header in which the picker names an h2c pool's protocol (absent for HTTP/1.1). */
   public static final String APP_PROTOCOL_HEADER = "x-pointsman-app-protocol";
 
+  /**
+   * The response header a route adds from {@code %UPSTREAM_HOST%} to tell the picker which pod
+   * served (shadow mode); it must never reach a client.
+   */
+  public static final String SERVED_HEADER = "x-gateway-destination-endpoint-served";
+
   /** Its value for HTTP/2 cleartext with prior knowledge. */
   public static final String H2C = "kubernetes.io/h2c";
 
@@ -345,6 +351,22 @@ public final class EnvoyConfigRules {
           removed.contains(header),
           where + HEADER_MUTATION_FILTER + " does not remove client-supplied " + header);
     }
+    boolean servedAdded =
+        hcm.getRouteConfig().getVirtualHostsList().stream()
+            .flatMap(v -> v.getRoutesList().stream())
+            .flatMap(r -> r.getResponseHeadersToAddList().stream())
+            .anyMatch(h -> h.getHeader().getKey().equalsIgnoreCase(SERVED_HEADER));
+    boolean servedRemoved =
+        config.getMutations().getResponseMutationsList().stream()
+            .anyMatch(m -> m.hasRemove() && m.getRemove().equalsIgnoreCase(SERVED_HEADER));
+    check(
+        !servedAdded || servedRemoved,
+        where
+            + "a route adds "
+            + SERVED_HEADER
+            + " (a pod address, for the picker) but "
+            + HEADER_MUTATION_FILTER
+            + " does not remove it from responses");
   }
 
   /** The ext_proc filter speaks the Endpoint Picker Protocol to a well-configured picker. */

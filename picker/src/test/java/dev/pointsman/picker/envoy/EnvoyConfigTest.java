@@ -46,7 +46,11 @@ class EnvoyConfigTest {
     assertThat(bootstrap.getStaticResources().getClustersList())
         .extracting(c -> c.getName())
         .containsExactlyInAnyOrder(
-            "model-servers", "model-servers-h2c", "default-models", "pointsman-picker");
+            "model-servers",
+            "model-servers-h2c",
+            "default-models",
+            "pointsman-picker",
+            "envoy-admin");
   }
 
   @Test
@@ -137,6 +141,94 @@ class EnvoyConfigTest {
                             .getSocketAddress()
                             .getAddress())
                     .isEqualTo("vllm-default.models.svc.cluster.local"));
+  }
+
+  /**
+   * Shadow mode on a stock Envoy: the fallback route (where every request goes when the picker
+   * names no destination) adds the upstream host as a response header, which the ext_proc filter
+   * receives (response headers are sent to it) and the header_mutation filter, running after
+   * ext_proc on the response path, removes before the client.
+   */
+  @Test
+  void theFallbackRouteTellsThePickerWhichPodServedAndTheClientNever() {
+    Bootstrap bootstrap = EnvoyConfigRules.parse(YAML);
+    HttpConnectionManager hcm = mainConnectionManager(bootstrap);
+    Route fallback =
+        EnvoyConfigRules.firstMatch(
+            mainVirtualHost(bootstrap), "POST", "/v1/chat/completions", false);
+
+    assertThat(fallback.getResponseHeadersToAddList())
+        .singleElement()
+        .satisfies(
+            h -> {
+              assertThat(h.getHeader().getKey()).isEqualTo(EnvoyConfigRules.SERVED_HEADER);
+              assertThat(h.getHeader().getValue()).isEqualTo("%UPSTREAM_HOST%");
+              assertThat(h.getAppendAction())
+                  .isEqualTo(
+                      io.envoyproxy.envoy.config.core.v3.HeaderValueOption.HeaderAppendAction
+                          .ADD_IF_ABSENT);
+            });
+    assertThat(EnvoyConfigRules.extProc(hcm).getProcessingMode().getResponseHeaderMode())
+        .isEqualTo(
+            io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.HeaderSendMode
+                .SEND);
+    List<String> names = hcm.getHttpFiltersList().stream().map(HttpFilter::getName).toList();
+    int mutation = names.indexOf("envoy.filters.http.header_mutation");
+    assertThat(mutation).isLessThan(names.indexOf("envoy.filters.http.ext_proc"));
+    assertThat(
+            EnvoyConfigRules.unpack(
+                    hcm.getHttpFilters(mutation).getTypedConfig(), HeaderMutation.class)
+                .getMutations()
+                .getResponseMutationsList())
+        .extracting(m -> m.getRemove())
+        .containsExactly(EnvoyConfigRules.SERVED_HEADER);
+  }
+
+  /** Prometheus reads Envoy's stats on the health port; no other admin path is reachable. */
+  @Test
+  void theHealthListenerExposesOnlyTheAdminsPrometheusStats() {
+    Bootstrap bootstrap = EnvoyConfigRules.parse(YAML);
+    Listener health =
+        bootstrap.getStaticResources().getListenersList().stream()
+            .filter(l -> l.getName().equals("health"))
+            .findFirst()
+            .orElseThrow();
+    List<Route> routes =
+        EnvoyConfigRules.connectionManagers(health)
+            .get(0)
+            .getRouteConfig()
+            .getVirtualHosts(0)
+            .getRoutesList();
+    List<Route> forwarded = routes.stream().filter(Route::hasRoute).toList();
+
+    assertThat(forwarded)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getMatch().getPath()).isEqualTo("/stats/prometheus");
+              assertThat(r.getRoute().getCluster()).isEqualTo("envoy-admin");
+            });
+    var admin = EnvoyConfigRules.cluster(bootstrap, "envoy-admin");
+    var address =
+        admin.getLoadAssignment().getEndpoints(0).getLbEndpoints(0).getEndpoint().getAddress();
+    assertThat(address.getSocketAddress().getAddress())
+        .isEqualTo(bootstrap.getAdmin().getAddress().getSocketAddress().getAddress());
+    assertThat(address.getSocketAddress().getPortValue())
+        .isEqualTo(bootstrap.getAdmin().getAddress().getSocketAddress().getPortValue());
+  }
+
+  @Test
+  void aRouteAddingTheServedHeaderWithoutTheResponseStripIsReported() {
+    String yaml =
+        YAML.replace(
+            " ".repeat(24)
+                + "response_mutations:\n"
+                + " ".repeat(26)
+                + "- remove: x-gateway-destination-endpoint-served\n",
+            "");
+    assertThat(yaml).isNotEqualTo(YAML);
+    assertThatThrownBy(() -> EnvoyConfigRules.assertValid(yaml))
+        .hasMessageContaining("does not remove it from responses");
   }
 
   /** Each bypass, normalised as Envoy does, is refused by Envoy itself: 400, or a 404 route. */

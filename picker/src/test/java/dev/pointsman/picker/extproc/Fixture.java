@@ -180,6 +180,8 @@ final class Fixture implements AutoCloseable {
     final List<String> rejected = new CopyOnWriteArrayList<>();
     final List<Completion> completions = new CopyOnWriteArrayList<>();
     final List<String> ends = new CopyOnWriteArrayList<>();
+    final java.util.concurrent.atomic.AtomicInteger ignoredBalancerChoices =
+        new java.util.concurrent.atomic.AtomicInteger();
     volatile ExtProcObserver also = ExtProcObserver.NOOP;
 
     @Override
@@ -204,6 +206,12 @@ final class Fixture implements AutoCloseable {
     public void onStreamEnd(String how) {
       ends.add(how);
       also.onStreamEnd(how);
+    }
+
+    @Override
+    public void onBalancerChoiceIgnored() {
+      ignoredBalancerChoices.incrementAndGet();
+      also.onBalancerChoiceIgnored();
     }
   }
 }

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Shadow mode through Envoy's message sequence: the picker decides but its reply names no
  * destination (header or {@code envoy.lb} metadata), learns the endpoint that served from {@code
- * envoy.lb/x-gateway-destination-endpoint-served}, moves the in-flight hold there, and counts
- * agreement and its TTFT prediction error.
+ * envoy.lb/x-gateway-destination-endpoint-served} or, from a stock Envoy, the response header of
+ * the same name (which it removes), moves the in-flight hold there, and counts agreement and its
+ * TTFT prediction error.
  */
 class ShadowModeTest {
   private static final long MS = 1_000_000L;
@@ -97,7 +98,7 @@ class ShadowModeTest {
     assertThat(fx.scheduler.latencyModel().observations(pick)).isZero();
     assertThat(fx.scheduler.latencyModel().observations(other)).isZero();
     Map<String, Object> report = shadow.report();
-    assertThat(report).containsEntry("agreementRate", 0.0);
+    assertThat(report).containsEntry("agreementRate", 0.0).containsEntry("wouldDifferRate", 1.0);
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> recent = (List<Map<String, Object>>) report.get("recent");
     assertThat(recent)
@@ -126,6 +127,58 @@ class ShadowModeTest {
     Map<String, Object> error = (Map<String, Object>) shadow.report().get("ttftAbsRelativeError");
     assertThat((Double) error.get("p50")).isNotNull().isGreaterThanOrEqualTo(0.0);
     assertThat(error.get("mean")).isEqualTo(error.get("p50"));
+  }
+
+  @Test
+  void aStockEnvoysServedHeaderIsLearnedFromAndRemovedBeforeTheClient() {
+    // given a route that adds x-gateway-destination-endpoint-served: %UPSTREAM_HOST%
+    EnvoyReplay s = fx.stream().requestHeaders("POST", "/v1/chat/completions", false);
+    String pick = decide(s);
+    String other = pick.equals(PODS.get(0)) ? PODS.get(1) : PODS.get(0);
+
+    // when Envoy's balancer served another pod and said so in the response header
+    fx.clock.addAndGet(30 * MS);
+    s.responseHeadersServedInHeader(200, false, " " + other + " ");
+    ProcessingResponse reply = s.next();
+
+    // then the picker follows it and strips the header from the client's response
+    assertThat(reply.hasResponseHeaders()).isTrue();
+    assertThat(Replies.removedHeaders(reply.getResponseHeaders().getResponse()))
+        .containsExactly("x-gateway-destination-endpoint-served");
+    assertThat(fx.inFlight.load(other).liveRequests()).as("the served pod holds it").isEqualTo(1);
+    s.responseBody("data: [DONE]\n\n", true);
+    s.next();
+    assertThat(shadow.stats().served()).isEqualTo(1);
+    assertThat(shadow.stats().wouldDiffer()).isEqualTo(1);
+  }
+
+  @Test
+  void theProxysMetadataWinsOverTheHeaderWhichIsStillRemoved() {
+    EnvoyReplay s = fx.stream().requestHeaders("POST", "/v1/chat/completions", false);
+    String pick = decide(s);
+    String other = pick.equals(PODS.get(0)) ? PODS.get(1) : PODS.get(0);
+
+    s.responseHeaders(200, false, pick, "x-gateway-destination-endpoint-served", other);
+    ProcessingResponse reply = s.next();
+
+    assertThat(Replies.removedHeaders(reply.getResponseHeaders().getResponse()))
+        .containsExactly("x-gateway-destination-endpoint-served");
+    assertThat(fx.inFlight.load(pick).liveRequests()).isEqualTo(1);
+    s.responseBody("data: [DONE]\n\n", true);
+    s.next();
+    assertThat(shadow.stats().wouldDiffer()).isZero();
+  }
+
+  @Test
+  void withoutTheServedHeaderNothingIsRemoved() {
+    EnvoyReplay s = fx.stream().requestHeaders("POST", "/v1/chat/completions", false);
+    decide(s);
+    s.responseHeaders(200, false, null);
+    ProcessingResponse reply = s.next();
+    assertThat(Replies.removedHeaders(reply.getResponseHeaders().getResponse())).isEmpty();
+    s.responseBody("data: [DONE]\n\n", true);
+    s.next();
+    assertThat(shadow.stats().served()).isZero();
   }
 
   @Test

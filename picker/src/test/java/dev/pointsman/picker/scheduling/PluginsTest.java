@@ -28,7 +28,7 @@ class PluginsTest {
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("predicted-latency-scorer", 4.0),
             org.assertj.core.groups.Tuple.tuple("lora-affinity-scorer", 2.0),
-            org.assertj.core.groups.Tuple.tuple("prefix-cache-scorer", 1.0),
+            org.assertj.core.groups.Tuple.tuple("prefix-cache-scorer", 2.0),
             org.assertj.core.groups.Tuple.tuple("kv-cache-utilization-scorer", 4.0));
     assertThat(p.picker().type()).isEqualTo("max-score-picker");
     assertThat(p.fallbacks()).isZero();

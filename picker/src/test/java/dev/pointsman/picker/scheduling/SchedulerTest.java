@@ -419,7 +419,7 @@ class SchedulerTest {
             "lora-affinity-scorer",
             "prefix-cache-scorer",
             "kv-cache-utilization-scorer");
-    assertThat(why.weights()).containsExactly(4, 2, 1, 4);
+    assertThat(why.weights()).containsExactly(4, 2, 2, 4);
     assertThat(why.candidates()).containsExactly("10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000");
     assertThat(why.scores()).hasNumberOfRows(4);
     for (int c = 0; c < 3; c++) {

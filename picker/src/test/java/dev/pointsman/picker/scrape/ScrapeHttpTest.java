@@ -183,18 +183,22 @@ class ScrapeHttpTest {
 
   @Test
   void aRefusedConnectionIsAConnectFailure() throws Exception {
-    int port = server.port();
-    server.close();
-    HttpConnection c = http.connection("127.0.0.1", port, "/metrics", "text/plain");
+    // a port bound by a socket that never listens: refused, and no other process can take it
+    // meanwhile (a closed server's port could be taken by another test's listener)
+    try (java.net.Socket holder = new java.net.Socket()) {
+      holder.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
+      HttpConnection c =
+          http.connection("127.0.0.1", holder.getLocalPort(), "/metrics", "text/plain");
 
-    Throwable error = null;
-    try {
-      c.get(TIMEOUT).get(10, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      error = e.getCause();
+      Throwable error = null;
+      try {
+        c.get(TIMEOUT).get(10, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        error = e.getCause();
+      }
+
+      assertThat(Failures.reason(error)).isEqualTo("connect");
     }
-
-    assertThat(Failures.reason(error)).isEqualTo("connect");
   }
 
   @Test

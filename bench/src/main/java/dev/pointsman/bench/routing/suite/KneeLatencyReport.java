@@ -30,13 +30,13 @@ final class KneeLatencyReport {
       List<PodsNeededReport.Latency> latencies) {}
 
   /**
-   * The best baseline: the policy other than pointsman with the highest passing knee (the first
-   * listed among equals); null when none passed at any rate tried.
+   * The best baseline: the baseline ({@link PodsNeededReport#isBaseline}) with the highest passing
+   * knee (the first listed among equals); null when none passed at any rate tried.
    */
   static PolicyKnee best(List<PolicyKnee> knees) {
     PolicyKnee best = null;
     for (PolicyKnee k : knees) {
-      if (k.policy().equals("pointsman") || Double.isNaN(k.knee().passing())) {
+      if (!PodsNeededReport.isBaseline(k.policy()) || Double.isNaN(k.knee().passing())) {
         continue;
       }
       if (best == null || k.knee().passing() > best.knee().passing()) {

@@ -18,6 +18,16 @@ final class PodsNeededReport {
   private PodsNeededReport() {}
 
   /**
+   * Whether {@code policy} competes as a baseline: a shipped policy other than the product, its
+   * variants and the lookahead. Operator-written policies ({@code --policy-file}, such as an old
+   * default kept for a before-and-after) are reported but never the best baseline.
+   */
+  static boolean isBaseline(String policy) {
+    return dev.pointsman.bench.routing.policy.Policies.ALL.contains(policy)
+        && !NOT_BASELINES.contains(policy);
+  }
+
+  /**
    * Pods needed by one policy over seeds.
    *
    * @param pods per seed, the smallest passing fleet, or -1 when the largest tried failed
@@ -407,7 +417,7 @@ final class PodsNeededReport {
   static Row bestBaseline(List<Row> rows) {
     Row best = null;
     for (Row r : rows) {
-      if (!NOT_BASELINES.contains(r.policy()) && (best == null || better(r, best))) {
+      if (isBaseline(r.policy()) && (best == null || better(r, best))) {
         best = r;
       }
     }

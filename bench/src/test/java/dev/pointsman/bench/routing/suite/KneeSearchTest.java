@@ -71,14 +71,17 @@ class KneeSearchTest {
   @Test
   void theBestBaselineHasTheHighestKneeAndIsNeverPointsman() {
     KneeLatencyReport.PolicyKnee a =
-        new KneeLatencyReport.PolicyKnee("a", new KneeSearch.Knee(50, 52, 5));
+        new KneeLatencyReport.PolicyKnee("gie-default", new KneeSearch.Knee(50, 52, 5));
     KneeLatencyReport.PolicyKnee b =
-        new KneeLatencyReport.PolicyKnee("b", new KneeSearch.Knee(60, 62, 5));
+        new KneeLatencyReport.PolicyKnee("weighted-least-request", new KneeSearch.Knee(60, 62, 5));
     KneeLatencyReport.PolicyKnee none =
-        new KneeLatencyReport.PolicyKnee("c", new KneeSearch.Knee(Double.NaN, 1, 5));
+        new KneeLatencyReport.PolicyKnee("dynamo-kv", new KneeSearch.Knee(Double.NaN, 1, 5));
+    // an operator-written policy (an old default kept for a before-and-after) is no baseline
+    KneeLatencyReport.PolicyKnee custom =
+        new KneeLatencyReport.PolicyKnee("pointsman-prefix1", new KneeSearch.Knee(80, 82, 5));
     KneeLatencyReport.PolicyKnee pm =
         new KneeLatencyReport.PolicyKnee("pointsman", new KneeSearch.Knee(90, 92, 5));
-    assertThat(KneeLatencyReport.best(java.util.List.of(a, none, pm, b))).isEqualTo(b);
+    assertThat(KneeLatencyReport.best(java.util.List.of(a, none, pm, custom, b))).isEqualTo(b);
     assertThat(KneeLatencyReport.best(java.util.List.of(none, pm))).isNull();
   }
 }

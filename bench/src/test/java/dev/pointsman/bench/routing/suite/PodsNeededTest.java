@@ -345,4 +345,18 @@ class PodsNeededTest {
         s.memo(),
         floor);
   }
+
+  @Test
+  void onlyShippedPoliciesOtherThanTheProductCompeteAsTheBestBaseline() {
+    assertThat(PodsNeededReport.isBaseline("gie-default")).isTrue();
+    assertThat(PodsNeededReport.isBaseline("weighted-least-request")).isTrue();
+    assertThat(PodsNeededReport.isBaseline("pointsman")).isFalse();
+    assertThat(PodsNeededReport.isBaseline("greedy-lookahead")).isFalse();
+    assertThat(PodsNeededReport.isBaseline("pointsman-kv-events")).isFalse();
+    // an operator-written policy, such as the old default kept for a before-and-after
+    assertThat(PodsNeededReport.isBaseline("pointsman-prefix1")).isFalse();
+    PodsNeededReport.Row old = row("pointsman-prefix1", 3, 3, 3);
+    PodsNeededReport.Row gie = row("gie-default", 8, 9, 9);
+    assertThat(PodsNeededReport.bestBaseline(List.of(old, gie))).isEqualTo(gie);
+  }
 }
