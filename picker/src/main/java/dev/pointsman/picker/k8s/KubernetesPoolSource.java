@@ -201,7 +201,14 @@ public final class KubernetesPoolSource implements AutoCloseable {
             LOG.warn("watch failed, retrying: {}", t.toString());
             return true;
           });
-      syncs.add(informer.start().toCompletableFuture());
+      CompletableFuture<Void> sync = informer.start().toCompletableFuture();
+      if (informer == budgets) {
+        // not a condition of readiness: without the TenantBudget CRD (a cluster upgraded without
+        // it) the picker serves with the file's budgets, and the failed watch is logged
+        sync.whenComplete((ok, error) -> trigger());
+      } else {
+        syncs.add(sync);
+      }
     }
     CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new))
         .whenComplete(
