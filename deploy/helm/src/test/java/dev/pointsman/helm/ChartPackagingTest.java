@@ -96,7 +96,8 @@ class ChartPackagingTest {
         .containsExactly(
             "inferencepools.inference.networking.k8s.io",
             "modelroutes.pointsman.dev",
-            "pickerpolicies.pointsman.dev");
+            "pickerpolicies.pointsman.dev",
+            "tenantbudgets.pointsman.dev");
   }
 
   static Stream<Arguments> invalidValues() {

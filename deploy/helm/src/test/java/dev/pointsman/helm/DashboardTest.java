@@ -70,7 +70,9 @@ class DashboardTest {
             e ->
                 assertThat(e)
                     .contains("pointsman_flow_control_budget_remaining_tokens")
-                    .contains("fairness_id"));
+                    .contains("fairness_id"))
+        .anySatisfy(e -> assertThat(e).contains("pointsman_replication_budgets_shared"))
+        .anySatisfy(e -> assertThat(e).contains("pointsman_replication_budgets_local_total"));
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.pointsman.picker.app;
 
 import dev.pointsman.inference.model.ModelResolver;
 import dev.pointsman.picker.datastore.Datastore;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.k8s.KubernetesPoolSource;
 import dev.pointsman.picker.k8s.KubernetesSettings;
 import dev.pointsman.picker.k8s.UnknownFields;
@@ -24,7 +25,7 @@ final class KubernetesSource implements PoolSource {
   /** Unknown fields read, by kind: a cluster running a newer CRD than this picker knows. */
   @Override
   public void bindMetrics(MeterRegistry registry) {
-    for (String kind : List.of("InferencePool", "ModelRoute", "PickerPolicy")) {
+    for (String kind : List.of("InferencePool", "ModelRoute", "PickerPolicy", "TenantBudget")) {
       FunctionCounter.builder("pointsman.k8s.unknown.fields", unknownFields, u -> u.count(kind))
           .description("Fields of Kubernetes objects unknown to the picker, skipped when read")
           .tag("kind", kind)
@@ -35,8 +36,19 @@ final class KubernetesSource implements PoolSource {
   @Override
   public void start(
       Datastore datastore, PolicyRegistry policies, AtomicReference<ModelResolver> resolver) {
+    start(datastore, policies, resolver, null);
+  }
+
+  /** With {@code budgets} (flow control on), TenantBudgets are watched and enforced too. */
+  @Override
+  public void start(
+      Datastore datastore,
+      PolicyRegistry policies,
+      AtomicReference<ModelResolver> resolver,
+      TokenBudgets budgets) {
     source =
-        KubernetesPoolSource.connect(settings, datastore, policies, resolver, unknownFields)
+        KubernetesPoolSource.connect(
+                settings, datastore, policies, resolver, unknownFields, budgets)
             .start();
   }
 

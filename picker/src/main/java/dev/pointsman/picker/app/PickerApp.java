@@ -160,9 +160,12 @@ public final class PickerApp implements AutoCloseable {
           scheduler.tpotModel().retain(m.addresses());
           scheduler.queuedWork().retain(m.addresses());
         });
+    // budgets are shared through the replicas' state: made before the replicator that carries them
+    TokenBudgets budgets = config.flowControl().tokenBudgets(System::nanoTime);
     this.replicator =
         config.replication().enabled()
-            ? new Replicator(config.replication(), memberName(), scheduler, System::nanoTime)
+            ? new Replicator(
+                config.replication(), memberName(), scheduler, System::nanoTime, budgets)
             : null;
     Gauge.builder("pointsman.latency.model.mape", latencyModel, LatencyModel::mape)
         .description("Mean absolute percentage error of the learned TTFT predictions, recent")
@@ -186,7 +189,6 @@ public final class PickerApp implements AutoCloseable {
         flowControl ? Executors.newScheduledThreadPool(1, daemon("pointsman-flow")) : null;
     if (flowControl) {
       FlowMetrics flowMetrics = new FlowMetrics(metrics.registry());
-      TokenBudgets budgets = config.flowControl().tokenBudgets(System::nanoTime);
       flowMetrics.bindBudgets(budgets);
       FlowGate gate =
           new FlowGate(
@@ -246,7 +248,7 @@ public final class PickerApp implements AutoCloseable {
     EndpointGauges endpointGauges = new EndpointGauges(metrics.registry(), datastore);
     datastore.addMembershipListener(m -> endpointGauges.update());
     source.bindMetrics(metrics.registry());
-    source.start(datastore, policies, resolver);
+    source.start(datastore, policies, resolver, flowControl ? budgets : null);
   }
 
   /** The traffic recorder of {@code recording}, or null when it is off. */
@@ -342,6 +344,9 @@ public final class PickerApp implements AutoCloseable {
       out.put("bytesReceived", st.bytesReceived());
       out.put("updatesDropped", st.dropped() + st.oversize());
       out.put("messagesRejected", st.rejected());
+      out.put("budgetsShared", replicator.budgetsShared());
+      out.put("budgetReportsSent", st.budgetReports());
+      out.put("budgetsFellBackToLocal", st.budgetsLocal());
     }
     return out;
   }

@@ -23,6 +23,12 @@ import java.util.regex.Pattern;
  *     milliseconds (default {@code x-slo-ttft-ms})
  * @param budgets tenants' token and request budgets per minute, kept by each replica alone (none by
  *     default: tenants are not limited)
+ * @param sheddableHeadroom the share of the saturation queue threshold kept for non-sheddable work:
+ *     sheddable requests wait until the least loaded endpoint's queue is below {@code (1 -
+ *     sheddableHeadroom) × queueThreshold} (default 0.8; 0: whenever the pool is not saturated)
+ * @param tenantShareLoad from this pool load (the least loaded endpoint's queue as a share of the
+ *     queue threshold) up, a tenant with more requests in flight than an equal share waits while
+ *     the others go, before the pool saturates; absent: off
  */
 public record FlowControlSection(
     Boolean enabled,
@@ -31,12 +37,14 @@ public record FlowControlSection(
     Long ttlMillis,
     String fairnessHeader,
     String deadlineHeader,
-    List<BudgetEntry> budgets) {
+    List<BudgetEntry> budgets,
+    Double sheddableHeadroom,
+    Double tenantShareLoad) {
   // before DEFAULTS: its constructor reads it
   private static final Pattern HEADER = Pattern.compile("[a-z0-9][a-z0-9!#$%&'*+.^_`|~-]*");
 
   public static final FlowControlSection DEFAULTS =
-      new FlowControlSection(null, null, null, null, null, null, null);
+      new FlowControlSection(null, null, null, null, null, null, null, null, null);
 
   public FlowControlSection {
     enabled = enabled != null && enabled;
@@ -46,6 +54,8 @@ public record FlowControlSection(
     fairnessHeader = fairnessHeader == null ? FlowHeaders.DEFAULT_FAIRNESS : fairnessHeader;
     deadlineHeader = deadlineHeader == null ? FlowHeaders.DEFAULT_DEADLINE : deadlineHeader;
     budgets = budgets == null ? List.of() : List.copyOf(budgets);
+    sheddableHeadroom =
+        sheddableHeadroom == null ? FlowLimits.DEFAULT_SHEDDABLE_HEADROOM : sheddableHeadroom;
     new TokenBudgets(budgetList(budgets), () -> 0L); // no tenant and model twice
     if (maxQueued < 1) {
       throw new IllegalArgumentException("maxQueued: " + maxQueued + " (expected >= 1)");
@@ -58,6 +68,15 @@ public record FlowControlSection(
     }
     header("fairnessHeader", fairnessHeader);
     header("deadlineHeader", deadlineHeader);
+    tenantShareLoad = tenantShareLoad == null ? FlowLimits.TENANT_SHARE_OFF : tenantShareLoad;
+    if (!(tenantShareLoad >= 0)) {
+      throw new IllegalArgumentException(
+          "tenantShareLoad: " + tenantShareLoad + " (expected >= 0; absent for off)");
+    }
+    if (!(sheddableHeadroom >= 0 && sheddableHeadroom < 1)) {
+      throw new IllegalArgumentException(
+          "sheddableHeadroom: " + sheddableHeadroom + " (expected in [0, 1))");
+    }
   }
 
   private static void header(String key, String name) {
@@ -106,7 +125,8 @@ public record FlowControlSection(
 
   /** The queue's bounds. */
   public FlowLimits limits() {
-    return new FlowLimits(maxQueued, maxQueuedBytes, ttlMillis * 1_000_000L);
+    return new FlowLimits(
+        maxQueued, maxQueuedBytes, ttlMillis * 1_000_000L, sheddableHeadroom, tenantShareLoad);
   }
 
   /** The headers the protocol layer reads, or null when flow control is off. */

@@ -13,6 +13,8 @@ final class Allowance {
   private double tokens;
   private double requests;
   private long refilledAt;
+  private long ownTokens;
+  private long ownRequests;
 
   Allowance(Budget budget, long now) {
     this.budget = budget;
@@ -55,20 +57,42 @@ final class Allowance {
   }
 
   void take(long estimate) {
-    tokens -= budget.tokensPerMinute() > 0 ? estimate : 0;
-    requests -= budget.requestsPerMinute() > 0 ? 1 : 0;
+    ownTokens += estimate;
+    ownRequests++;
+    charge(estimate, 1);
   }
 
   void giveTokens(long n) {
-    if (budget.tokensPerMinute() > 0) {
-      tokens = Math.min(budget.tokensPerMinute(), tokens + n);
-    }
+    ownTokens -= n;
+    charge(-n, 0);
   }
 
   void giveRequest() {
-    if (budget.requestsPerMinute() > 0) {
-      requests = Math.min(budget.requestsPerMinute(), requests + 1);
+    ownRequests--;
+    charge(0, -1);
+  }
+
+  /**
+   * Takes {@code n} tokens and {@code r} requests off the buckets (negative: gives them back, up to
+   * a full bucket), without counting them as this replica's own use: a peer's use, or this one's.
+   */
+  void charge(long n, long r) {
+    if (budget.tokensPerMinute() > 0) {
+      tokens = Math.min(budget.tokensPerMinute(), tokens - n);
     }
+    if (budget.requestsPerMinute() > 0) {
+      requests = Math.min(budget.requestsPerMinute(), requests - r);
+    }
+  }
+
+  /** Tokens charged by this replica since it started, net of what it gave back. */
+  long ownTokens() {
+    return ownTokens;
+  }
+
+  /** Requests charged by this replica since it started, net of releases. */
+  long ownRequests() {
+    return ownRequests;
   }
 
   /** Whole tokens left now (may be negative), or -1 with no token limit. */

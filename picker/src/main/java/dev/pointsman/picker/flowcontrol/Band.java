@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The waiting requests of one priority, shared between tenants by deficit round robin weighted by
@@ -52,13 +53,28 @@ final class Band<T> {
   }
 
   Queued<T> poll() {
-    if (ring.isEmpty()) {
+    return poll(tenant -> true);
+  }
+
+  /** The head of the first tenant {@code eligible} may go, by DRR among them; null if none. */
+  Queued<T> peek(Predicate<String> eligible) {
+    for (TenantQueue<T> t : ring) {
+      if (eligible.test(t.tenant())) {
+        return t.peek();
+      }
+    }
+    return null;
+  }
+
+  /** The next request by DRR among the tenants {@code eligible} accepts; null if none. */
+  Queued<T> poll(Predicate<String> eligible) {
+    if (peek(eligible) == null) {
       return null;
     }
-    TenantQueue<T> t = firstAffording();
+    TenantQueue<T> t = firstAffording(eligible);
     if (t == null) {
-      addRounds();
-      t = firstAffording();
+      addRounds(eligible);
+      t = firstAffording(eligible);
     }
     ring.remove(t);
     Queued<T> q = t.poll();
@@ -74,19 +90,22 @@ final class Band<T> {
     return q;
   }
 
-  private TenantQueue<T> firstAffording() {
+  private TenantQueue<T> firstAffording(Predicate<String> eligible) {
     for (TenantQueue<T> t : ring) {
-      if (t.deficit >= t.peek().request().tokens()) {
+      if (eligible.test(t.tenant()) && t.deficit >= t.peek().request().tokens()) {
         return t;
       }
     }
     return null;
   }
 
-  /** Adds the fewest whole rounds after which some tenant can afford its next request. */
-  private void addRounds() {
+  /** Adds the fewest whole rounds after which some eligible tenant can afford its next request. */
+  private void addRounds(Predicate<String> eligible) {
     long rounds = Long.MAX_VALUE;
     for (TenantQueue<T> t : ring) {
+      if (!eligible.test(t.tenant())) {
+        continue;
+      }
       long missing = t.peek().request().tokens() - t.deficit;
       rounds = Math.min(rounds, (missing + QUANTUM - 1) / QUANTUM);
     }

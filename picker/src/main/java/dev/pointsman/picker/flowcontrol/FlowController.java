@@ -1,13 +1,18 @@
 package dev.pointsman.picker.flowcontrol;
 
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
- * Flow control for one group of pools: a request goes at once while the pools have room and nobody
- * waits; otherwise it waits in a {@link FlowQueue} until the pools have room again ({@link #pump}:
- * on each scrape and each release), its TTL runs out, or its TTFT objective can no longer be met.
- * Pure: no threads, no clock of its own (times come in), not thread-safe (the caller holds one lock
- * around every call, and completes requests outside it).
+ * Flow control for one group of pools: a request goes at once while the pools have room for it and
+ * nobody of its band or a higher one waits; otherwise it waits in a {@link FlowQueue} until the
+ * pools have room again ({@link #pump}: on each scrape and each release), its TTL runs out, or its
+ * TTFT objective can no longer be met. Pure: no threads, no clock of its own (times come in), not
+ * thread-safe (the caller holds one lock around every call, and completes requests outside it).
  *
  * @param <T> the caller's payload, handed back to its {@link Sink}
  */
@@ -42,6 +47,8 @@ public final class FlowController<T> {
   private final FlowLimits limits;
   private final FlowListener listener;
   private final FlowQueue<T> queue = new FlowQueue<>();
+  private final Map<String, Integer> inFlight = new HashMap<>();
+  private int totalInFlight;
   private long seq;
   private long lastSweep = Long.MIN_VALUE;
 
@@ -73,8 +80,12 @@ public final class FlowController<T> {
       refuse(q, DropReason.DEADLINE, p, sink);
       return null;
     }
-    if (queue.isEmpty() && (!p.saturated() || !p.hasEndpoints())) {
-      sink.admitted(q); // room, or nothing to wait for: routing answers as without flow control
+    if (!queue.waitsAtOrAbove(request.priority())
+        && (!p.hasEndpoints() || limits.room(request.priority(), p) && !overShare(request, p))) {
+      // nobody it would overtake, and room (or nothing to wait for: routing answers as without
+      // flow control); lower bands waiting do not hold it up
+      started(request);
+      sink.admitted(q);
       return null;
     }
     if (!makeRoom(request, p, sink)) {
@@ -89,7 +100,9 @@ public final class FlowController<T> {
 
   /**
    * At {@code now}: refuses requests past their TTL or whose TTFT objective can no longer be met
-   * (at most every {@link #SWEEP_NANOS}), then dispatches in order while the pools have room.
+   * (at most every {@link #SWEEP_NANOS}), then dispatches in order while the pools have room for
+   * the next one (for a sheddable one: room and the headroom of {@link
+   * FlowLimits#sheddableHeadroom}).
    */
   public void pump(long now, Probe<T> probe, Sink<T> sink) {
     if (lastSweep == Long.MIN_VALUE || now - lastSweep >= SWEEP_NANOS) {
@@ -97,12 +110,20 @@ public final class FlowController<T> {
       sweep(now, probe, sink);
     }
     while (!queue.isEmpty()) {
-      Pressure p = probe.pressure(queue.peek());
-      if (p.saturated() || !p.hasEndpoints()) {
-        return;
+      Queued<T> head = queue.peek();
+      Pressure load = probe.pressure(head);
+      Predicate<String> eligible = tenant -> !overShare(tenant, load);
+      Queued<T> next = queue.peek(eligible);
+      if (next == null) {
+        return; // every waiting tenant has more than its share in flight: a release pumps again
       }
-      Queued<T> q = queue.poll();
+      Pressure p = next == head ? load : probe.pressure(next);
+      if (!p.hasEndpoints() || !limits.room(next.request().priority(), p)) {
+        return; // lower bands wait too: strict between bands, sheddable ones need headroom
+      }
+      Queued<T> q = queue.poll(eligible);
       listener.dequeued(q.request(), now - q.request().arrivalNanos());
+      started(q.request());
       sink.dispatch(q);
     }
   }
@@ -122,6 +143,55 @@ public final class FlowController<T> {
         }
       }
     }
+  }
+
+  /**
+   * A request this controller let go (admitted or dispatched) has ended, or never reached a model
+   * server: {@code tenant} has one request fewer in flight.
+   */
+  public void finished(String tenant) {
+    Integer n = inFlight.get(tenant);
+    if (n == null) {
+      return;
+    }
+    if (n == 1) {
+      inFlight.remove(tenant);
+    } else {
+      inFlight.put(tenant, n - 1);
+    }
+    totalInFlight--;
+  }
+
+  /** Requests of {@code tenant} let go and not yet finished. */
+  public int inFlight(String tenant) {
+    return inFlight.getOrDefault(tenant, 0);
+  }
+
+  private void started(FlowRequest r) {
+    inFlight.merge(r.tenant(), 1, Integer::sum);
+    totalInFlight++;
+  }
+
+  private boolean overShare(FlowRequest r, Pressure p) {
+    return overShare(r.tenant(), p);
+  }
+
+  /**
+   * Whether {@code tenant} must wait for its share ({@link FlowLimits#tenantShareLoad}): the pools
+   * are loaded and it has more in flight than an equal share among the tenants in flight or
+   * waiting.
+   */
+  private boolean overShare(String tenant, Pressure p) {
+    if (p.load() < limits.tenantShareLoad()) {
+      return false;
+    }
+    int mine = inFlight.getOrDefault(tenant, 0);
+    if (mine == 0) {
+      return false;
+    }
+    Set<String> active = new HashSet<>(inFlight.keySet());
+    active.addAll(queue.tenants());
+    return active.size() > 1 && mine > (double) totalInFlight / active.size();
   }
 
   /** Takes a waiting request out (its stream went away). Returns whether it was waiting. */

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Waiting requests in priority bands, strict between bands (the highest priority goes first),
@@ -12,6 +13,7 @@ import java.util.TreeMap;
  */
 final class FlowQueue<T> {
   private final TreeMap<Integer, Band<T>> bands = new TreeMap<>(Comparator.reverseOrder());
+  private final Map<String, Integer> waitingByTenant = new java.util.HashMap<>();
   private int count;
   private long bytes;
 
@@ -27,10 +29,16 @@ final class FlowQueue<T> {
     return count == 0;
   }
 
+  /** Whether a request of {@code priority} or higher waits. */
+  boolean waitsAtOrAbove(int priority) {
+    return !bands.isEmpty() && bands.firstKey() >= priority;
+  }
+
   void add(Queued<T> q) {
     bands.computeIfAbsent(q.request().priority(), Band::new).add(q);
     count++;
     bytes += q.request().bytes();
+    waitingByTenant.merge(q.request().tenant(), 1, Integer::sum);
     q.waiting(true);
   }
 
@@ -41,16 +49,43 @@ final class FlowQueue<T> {
   }
 
   Queued<T> poll() {
-    Map.Entry<Integer, Band<T>> first = bands.firstEntry();
-    if (first == null) {
-      return null;
+    return poll(tenant -> true);
+  }
+
+  /** What goes next among the tenants {@code eligible} accepts: highest band first; or null. */
+  Queued<T> peek(Predicate<String> eligible) {
+    for (Band<T> band : bands.values()) {
+      Queued<T> q = band.peek(eligible);
+      if (q != null) {
+        return q;
+      }
     }
-    Queued<T> q = first.getValue().poll();
-    if (first.getValue().size() == 0) {
-      bands.remove(first.getKey());
+    return null;
+  }
+
+  /** Takes what goes next among the tenants {@code eligible} accepts; null if none waits. */
+  Queued<T> poll(Predicate<String> eligible) {
+    for (Map.Entry<Integer, Band<T>> e : bands.entrySet()) {
+      Queued<T> q = e.getValue().poll(eligible);
+      if (q != null) {
+        if (e.getValue().size() == 0) {
+          bands.remove(e.getKey());
+        }
+        taken(q);
+        return q;
+      }
     }
-    taken(q);
-    return q;
+    return null;
+  }
+
+  /** Whether {@code tenant} has a request waiting. */
+  boolean waiting(String tenant) {
+    return waitingByTenant.containsKey(tenant);
+  }
+
+  /** Tenants with a request waiting. */
+  java.util.Set<String> tenants() {
+    return waitingByTenant.keySet();
   }
 
   boolean remove(Queued<T> q) {
@@ -68,6 +103,7 @@ final class FlowQueue<T> {
   private void taken(Queued<T> q) {
     count--;
     bytes -= q.request().bytes();
+    waitingByTenant.computeIfPresent(q.request().tenant(), (k, n) -> n == 1 ? null : n - 1);
     q.waiting(false);
   }
 

@@ -2,9 +2,11 @@ package dev.pointsman.picker.k8s;
 
 import dev.pointsman.inference.model.ModelResolver;
 import dev.pointsman.picker.datastore.Datastore;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.k8s.api.InferencePool;
 import dev.pointsman.picker.k8s.api.ModelRoute;
 import dev.pointsman.picker.k8s.api.PickerPolicy;
+import dev.pointsman.picker.k8s.api.TenantBudget;
 import dev.pointsman.picker.routing.PolicyRegistry;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -13,6 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -20,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -37,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * this class only keeps their error handler retrying. Status is written by the replica holding the
  * Lease {@link KubernetesSettings#leaseName()}; every replica serves.
  *
- * <p>RBAC: get/list/watch on pods, inferencepools, modelroutes and pickerpolicies; get/update/patch
- * on modelroutes/status and pickerpolicies/status; get/create/update on leases — all in {@link
+ * <p>RBAC: get/list/watch on pods, inferencepools, modelroutes, pickerpolicies and tenantbudgets;
+ * get/update/patch on their status; get/create/update on leases — all in {@link
  * KubernetesSettings#namespace()}. See {@code deploy/rbac/picker-rbac.yaml} and the package's
  * {@code package-info}.
  */
@@ -58,6 +62,8 @@ public final class KubernetesPoolSource implements AutoCloseable {
   private final SharedIndexInformer<Pod> pods;
   private final SharedIndexInformer<ModelRoute> routes;
   private final SharedIndexInformer<PickerPolicy> policies;
+  private final SharedIndexInformer<TenantBudget> budgets; // null without flow control
+  private final Duration budgetStatusEvery;
   private final AtomicBoolean queued = new AtomicBoolean();
   private volatile boolean synced;
   private volatile boolean reconciled;
@@ -74,7 +80,33 @@ public final class KubernetesPoolSource implements AutoCloseable {
       PolicyRegistry registry,
       AtomicReference<ModelResolver> resolver,
       Clock clock) {
-    this(client, false, settings, datastore, registry, resolver, clock);
+    this(client, false, settings, datastore, registry, resolver, clock, null, Duration.ZERO);
+  }
+
+  /**
+   * A source that also watches TenantBudgets (the CRD must be installed) and enforces the accepted
+   * ones through {@code budgets}, whose remaining figures the status Lease holder writes into each
+   * object's status every {@code budgetStatusEvery} where they changed.
+   */
+  public KubernetesPoolSource(
+      KubernetesClient client,
+      KubernetesSettings settings,
+      Datastore datastore,
+      PolicyRegistry registry,
+      AtomicReference<ModelResolver> resolver,
+      Clock clock,
+      TokenBudgets budgets,
+      Duration budgetStatusEvery) {
+    this(
+        client,
+        false,
+        settings,
+        datastore,
+        registry,
+        resolver,
+        clock,
+        Objects.requireNonNull(budgets, "budgets"),
+        budgetStatusEvery);
   }
 
   private KubernetesPoolSource(
@@ -84,17 +116,30 @@ public final class KubernetesPoolSource implements AutoCloseable {
       Datastore datastore,
       PolicyRegistry registry,
       AtomicReference<ModelResolver> resolver,
-      Clock clock) {
+      Clock clock,
+      TokenBudgets tokenBudgets,
+      Duration budgetStatusEvery) {
     this.client = Objects.requireNonNull(client, "client");
+    this.budgetStatusEvery = budgetStatusEvery;
     this.ownsClient = ownsClient;
     this.settings = Objects.requireNonNull(settings, "settings");
     this.datastore = Objects.requireNonNull(datastore, "datastore");
     this.reconcileExecutor = Executors.newSingleThreadScheduledExecutor(daemon("pointsman-k8s"));
     this.statusExecutor = Executors.newSingleThreadScheduledExecutor(daemon("pointsman-status"));
     this.reconciler =
-        new Reconciler(settings.boundPool(), datastore, registry, resolver, LOG::warn);
+        new Reconciler(
+            settings.boundPool(),
+            datastore,
+            registry,
+            resolver,
+            LOG::warn,
+            tokenBudgets == null ? b -> {} : tokenBudgets::useClusterBudgets);
     String ns = settings.namespace();
     long resync = settings.resync().toMillis();
+    this.budgets =
+        tokenBudgets == null
+            ? null
+            : client.resources(TenantBudget.class).inNamespace(ns).runnableInformer(resync);
     this.pools = client.resources(InferencePool.class).inNamespace(ns).runnableInformer(resync);
     this.pods = client.pods().inNamespace(ns).runnableInformer(resync);
     this.routes = client.resources(ModelRoute.class).inNamespace(ns).runnableInformer(resync);
@@ -106,23 +151,36 @@ public final class KubernetesPoolSource implements AutoCloseable {
             clock,
             statusExecutor,
             name -> routes.getStore().getByKey(ns + "/" + name),
-            name -> policies.getStore().getByKey(ns + "/" + name));
+            name -> policies.getStore().getByKey(ns + "/" + name),
+            name -> budgets == null ? null : budgets.getStore().getByKey(ns + "/" + name),
+            tokenBudgets == null ? TokenBudgets.none() : tokenBudgets);
     this.leadership = new Leadership(client, settings, status::leader, statusExecutor);
   }
 
   /**
    * A source with its own client, configured from kubeconfig or the in-cluster service account,
-   * reading tolerantly: unknown fields are skipped and recorded in {@code unknownFields}.
+   * reading tolerantly: unknown fields are skipped and recorded in {@code unknownFields}. With
+   * {@code budgets} (flow control on; null otherwise) it also watches TenantBudgets and enforces
+   * the accepted ones.
    */
   public static KubernetesPoolSource connect(
       KubernetesSettings settings,
       Datastore datastore,
       PolicyRegistry registry,
       AtomicReference<ModelResolver> resolver,
-      UnknownFields unknownFields) {
+      UnknownFields unknownFields,
+      TokenBudgets budgets) {
     KubernetesClient client = unknownFields.configure(new KubernetesClientBuilder()).build();
     return new KubernetesPoolSource(
-        client, true, settings, datastore, registry, resolver, Clock.systemUTC());
+        client,
+        true,
+        settings,
+        datastore,
+        registry,
+        resolver,
+        Clock.systemUTC(),
+        budgets,
+        BUDGET_STATUS_EVERY);
   }
 
   /** The namespace of the current kubeconfig context or service account, or {@code default}. */
@@ -143,7 +201,14 @@ public final class KubernetesPoolSource implements AutoCloseable {
             LOG.warn("watch failed, retrying: {}", t.toString());
             return true;
           });
-      syncs.add(informer.start().toCompletableFuture());
+      CompletableFuture<Void> sync = informer.start().toCompletableFuture();
+      if (informer == budgets) {
+        // not a condition of readiness: without the TenantBudget CRD (a cluster upgraded without
+        // it) the picker serves with the file's budgets, and the failed watch is logged
+        sync.whenComplete((ok, error) -> trigger());
+      } else {
+        syncs.add(sync);
+      }
     }
     CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new))
         .whenComplete(
@@ -157,6 +222,11 @@ public final class KubernetesPoolSource implements AutoCloseable {
               }
             });
     leadership.start();
+    if (budgets != null && budgetStatusEvery.isPositive()) {
+      long every = budgetStatusEvery.toMillis();
+      statusExecutor.scheduleWithFixedDelay(
+          status::refreshBudgets, every, every, TimeUnit.MILLISECONDS);
+    }
     return this;
   }
 
@@ -186,7 +256,9 @@ public final class KubernetesPoolSource implements AutoCloseable {
   }
 
   private List<SharedIndexInformer<? extends HasMetadata>> informers() {
-    return List.of(pools, pods, routes, policies);
+    return budgets == null
+        ? List.of(pools, pods, routes, policies)
+        : List.of(pools, pods, routes, policies, budgets);
   }
 
   private void trigger() {
@@ -206,7 +278,8 @@ public final class KubernetesPoolSource implements AutoCloseable {
               pools.getStore().list(),
               pods.getStore().list(),
               routes.getStore().list(),
-              policies.getStore().list());
+              policies.getStore().list(),
+              budgets == null ? List.of() : budgets.getStore().list());
       status.publish(reconciler.reconcile(inputs));
       reconciled = true;
     } catch (RuntimeException e) {
@@ -224,6 +297,9 @@ public final class KubernetesPoolSource implements AutoCloseable {
       client.close();
     }
   }
+
+  /** How often the Lease holder refreshes TenantBudgets' remaining figures in their status. */
+  public static final Duration BUDGET_STATUS_EVERY = Duration.ofSeconds(30);
 
   private static ThreadFactory daemon(String name) {
     return r -> {

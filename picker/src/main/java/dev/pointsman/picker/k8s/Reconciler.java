@@ -4,9 +4,11 @@ import dev.pointsman.inference.model.ModelResolver;
 import dev.pointsman.inference.model.ModelsConfig;
 import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.datastore.PoolDefinition;
+import dev.pointsman.picker.flowcontrol.Budget;
 import dev.pointsman.picker.k8s.api.InferencePool;
 import dev.pointsman.picker.k8s.api.ModelRoute;
 import dev.pointsman.picker.k8s.api.PickerPolicy;
+import dev.pointsman.picker.k8s.api.TenantBudget;
 import dev.pointsman.picker.routing.PolicyRegistry;
 import dev.pointsman.picker.scheduling.SchedulingPolicy;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -31,17 +33,39 @@ final class Reconciler {
       List<InferencePool> pools,
       List<Pod> pods,
       List<ModelRoute> routes,
-      List<PickerPolicy> policies) {}
+      List<PickerPolicy> policies,
+      List<TenantBudget> budgets) {
+    Inputs(
+        List<InferencePool> pools,
+        List<Pod> pods,
+        List<ModelRoute> routes,
+        List<PickerPolicy> policies) {
+      this(pools, pods, routes, policies, List.of());
+    }
+  }
 
-  /** The verdicts to write into status, by object name. */
-  record Verdicts(Map<String, Verdict> routes, Map<String, Verdict> policies) {}
+  /**
+   * The verdicts to write into status, by object name, and the budgets accepted (whose status
+   * carries what they have left).
+   */
+  record Verdicts(
+      Map<String, Verdict> routes,
+      Map<String, Verdict> policies,
+      Map<String, Verdict> budgets,
+      Map<String, Budget> accepted) {
+    Verdicts(Map<String, Verdict> routes, Map<String, Verdict> policies) {
+      this(routes, policies, Map.of(), Map.of());
+    }
+  }
 
   private final String boundPool;
   private final Datastore datastore;
   private final PolicyRegistry registry;
   private final AtomicReference<ModelResolver> resolver;
   private final Consumer<String> warn;
+  private final Consumer<List<Budget>> budgets;
   private final PolicyBook book = new PolicyBook();
+  private List<Budget> publishedBudgets;
   private List<PoolDefinition> publishedPools;
   private Map<String, SchedulingPolicy> publishedPolicies = Map.of();
   private ModelsConfig publishedModels;
@@ -53,6 +77,20 @@ final class Reconciler {
       PolicyRegistry registry,
       AtomicReference<ModelResolver> resolver,
       Consumer<String> warn) {
+    this(boundPool, datastore, registry, resolver, warn, b -> {});
+  }
+
+  /**
+   * @param budgets told the TenantBudgets accepted, whenever they change
+   */
+  Reconciler(
+      String boundPool,
+      Datastore datastore,
+      PolicyRegistry registry,
+      AtomicReference<ModelResolver> resolver,
+      Consumer<String> warn,
+      Consumer<List<Budget>> budgets) {
+    this.budgets = budgets;
     this.boundPool = boundPool;
     this.datastore = datastore;
     this.registry = registry;
@@ -75,8 +113,14 @@ final class Reconciler {
       resolver.set(ModelResolver.of(models.config()));
       publishedModels = models.config();
     }
+    BudgetCatalog.Outcome tenants = BudgetCatalog.build(in.budgets());
+    if (!tenants.budgets().equals(publishedBudgets)) {
+      budgets.accept(tenants.budgets());
+      publishedBudgets = tenants.budgets();
+    }
     report(problems);
-    return new Verdicts(models.verdicts(), policies.verdicts());
+    return new Verdicts(
+        models.verdicts(), policies.verdicts(), tenants.verdicts(), tenants.accepted());
   }
 
   private void publishPolicies(Map<String, SchedulingPolicy> next) {

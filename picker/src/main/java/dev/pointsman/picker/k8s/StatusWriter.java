@@ -1,8 +1,12 @@
 package dev.pointsman.picker.k8s;
 
+import dev.pointsman.picker.flowcontrol.Budget;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.k8s.api.AcceptanceStatus;
 import dev.pointsman.picker.k8s.api.ModelRoute;
 import dev.pointsman.picker.k8s.api.PickerPolicy;
+import dev.pointsman.picker.k8s.api.TenantBudget;
+import dev.pointsman.picker.k8s.api.TenantBudgetStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -14,6 +18,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,10 +28,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes each ModelRoute's and PickerPolicy's {@code Accepted} condition and {@code
+ * Writes each ModelRoute's, PickerPolicy's and TenantBudget's {@code Accepted} condition and {@code
  * observedGeneration}, only while this replica leads, only when they differ from what the object
- * already says. Runs on its own executor: API calls block, informer handlers never do. A failed
- * write is retried after a back-off.
+ * already says; an accepted TenantBudget's status also says what the budget has left, refreshed by
+ * {@link #refreshBudgets} when it changed. Runs on its own executor: API calls block, informer
+ * handlers never do. A failed write is retried after a back-off.
  */
 final class StatusWriter {
   static final String CONDITION = "Accepted";
@@ -39,6 +45,8 @@ final class StatusWriter {
   private final ScheduledExecutorService executor;
   private final Function<String, ModelRoute> routes;
   private final Function<String, PickerPolicy> policies;
+  private final Function<String, TenantBudget> budgetObjects;
+  private final TokenBudgets budgets;
   private final AtomicReference<Reconciler.Verdicts> desired = new AtomicReference<>();
   private final AtomicBoolean queued = new AtomicBoolean();
   private volatile boolean leader;
@@ -50,6 +58,20 @@ final class StatusWriter {
       ScheduledExecutorService executor,
       Function<String, ModelRoute> routes,
       Function<String, PickerPolicy> policies) {
+    this(client, namespace, clock, executor, routes, policies, name -> null, TokenBudgets.none());
+  }
+
+  StatusWriter(
+      KubernetesClient client,
+      String namespace,
+      Clock clock,
+      ScheduledExecutorService executor,
+      Function<String, ModelRoute> routes,
+      Function<String, PickerPolicy> policies,
+      Function<String, TenantBudget> budgetObjects,
+      TokenBudgets budgets) {
+    this.budgetObjects = budgetObjects;
+    this.budgets = budgets;
     this.client = client;
     this.namespace = namespace;
     this.clock = clock;
@@ -89,6 +111,7 @@ final class StatusWriter {
     boolean failed = false;
     failed |= writeAll(ModelRoute.class, verdicts.routes(), routes);
     failed |= writeAll(PickerPolicy.class, verdicts.policies(), policies);
+    failed |= writeBudgets(verdicts, false);
     if (failed) {
       schedule(RETRY.toMillis());
     }
@@ -118,18 +141,70 @@ final class StatusWriter {
     return failed;
   }
 
+  /** Rewrites accepted TenantBudgets' remaining figures where they changed (on the executor). */
+  void refreshBudgets() {
+    Reconciler.Verdicts verdicts = desired.get();
+    if (leader && verdicts != null && !verdicts.accepted().isEmpty()) {
+      writeBudgets(verdicts, true);
+    }
+  }
+
+  private boolean writeBudgets(Reconciler.Verdicts verdicts, boolean refresh) {
+    boolean failed = false;
+    for (Map.Entry<String, Verdict> e : verdicts.budgets().entrySet()) {
+      TenantBudget current = budgetObjects.apply(e.getKey());
+      Verdict v = e.getValue();
+      if (current == null || Objects2.generation(current) != v.generation()) {
+        continue;
+      }
+      Budget budget = verdicts.accepted().get(e.getKey());
+      long[] left = budget == null ? null : budgets.remaining(budget);
+      Long tokens = left == null || left[0] < 0 ? null : left[0];
+      Long requests = left == null || left[1] < 0 ? null : left[1];
+      TenantBudgetStatus st = current.getStatus();
+      AcceptanceStatus acceptance =
+          st == null ? null : new AcceptanceStatus(st.observedGeneration(), st.conditions());
+      boolean sameFigures =
+          st != null
+              && Objects.equals(st.remainingTokens(), tokens)
+              && Objects.equals(st.remainingRequests(), requests);
+      if (says(acceptance, v) && (!refresh || sameFigures)) {
+        continue;
+      }
+      TenantBudget copy = client.getKubernetesSerialization().clone(current);
+      copy.setStatus(
+          new TenantBudgetStatus(
+              v.generation(),
+              List.of(condition(accepted(acceptance), v)),
+              tokens,
+              requests,
+              DateTimeFormatter.ISO_INSTANT.format(
+                  clock.instant().truncatedTo(ChronoUnit.SECONDS))));
+      try {
+        client.resources(TenantBudget.class).inNamespace(namespace).resource(copy).updateStatus();
+      } catch (KubernetesClientException ex) {
+        failed = true;
+        LOG.warn(
+            "status of TenantBudget '{}' not written (will retry): {}",
+            e.getKey(),
+            ex.getMessage());
+      }
+    }
+    return failed;
+  }
+
   private <T extends CustomResource<?, AcceptanceStatus>> void write(
       Class<T> type, T current, Verdict v) {
     T copy = client.getKubernetesSerialization().clone(current);
-    copy.setStatus(new AcceptanceStatus(v.generation(), List.of(condition(current, v))));
+    copy.setStatus(
+        new AcceptanceStatus(v.generation(), List.of(condition(accepted(current.getStatus()), v))));
     // A PUT of the whole status, guarded by the cached resourceVersion: a conflict means the
     // cache is behind, and the watch event that follows triggers another pass.
     client.resources(type).inNamespace(namespace).resource(copy).updateStatus();
   }
 
-  private Condition condition(CustomResource<?, AcceptanceStatus> current, Verdict v) {
+  private Condition condition(Condition previous, Verdict v) {
     String status = v.accepted() ? "True" : "False";
-    Condition previous = accepted(current.getStatus());
     String since =
         previous != null && status.equals(previous.getStatus())
             ? previous.getLastTransitionTime()

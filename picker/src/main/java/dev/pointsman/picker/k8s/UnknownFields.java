@@ -21,6 +21,8 @@ import dev.pointsman.picker.k8s.api.Port;
 import dev.pointsman.picker.k8s.api.SaturationSpec;
 import dev.pointsman.picker.k8s.api.ScorerSpec;
 import dev.pointsman.picker.k8s.api.TargetRef;
+import dev.pointsman.picker.k8s.api.TenantBudgetSpec;
+import dev.pointsman.picker.k8s.api.TenantBudgetStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -146,6 +148,8 @@ public final class UnknownFields {
     }
     kinds.put(ModelRouteSpec.class, "ModelRoute");
     kinds.put(PoolRef.class, "ModelRoute");
+    kinds.put(TenantBudgetSpec.class, "TenantBudget");
+    kinds.put(TenantBudgetStatus.class, "TenantBudget");
     for (Class<?> c :
         List.of(
             PickerPolicySpec.class,

@@ -16,6 +16,21 @@ public final class ReplicationStats {
   final AtomicLong merges = new AtomicLong();
   final AtomicLong stateTransfers = new AtomicLong();
   final AtomicLong stateFailures = new AtomicLong();
+  final AtomicLong budgetReports = new AtomicLong();
+  final AtomicLong budgetsLocal = new AtomicLong();
+
+  /** Reports of this replica's own budget use sent to its peers. */
+  public long budgetReports() {
+    return budgetReports.get();
+  }
+
+  /**
+   * Times budgets fell back to this replica's own admissions (alone, partitioned, or a peer's
+   * reports lost): tenants may then get up to one budget per replica.
+   */
+  public long budgetsLocal() {
+    return budgetsLocal.get();
+  }
 
   /** Messages sent. */
   public long sent() {

@@ -1,11 +1,14 @@
 package dev.pointsman.picker.replication;
 
 import dev.pointsman.picker.config.ReplicationSection;
+import dev.pointsman.picker.flowcontrol.BudgetUse;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.replication.WireFormat.WireException;
 import dev.pointsman.picker.scheduling.Learning;
 import dev.pointsman.picker.scheduling.Scheduler;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -54,6 +57,10 @@ public final class Replicator implements Receiver, AutoCloseable {
   private volatile String error;
   private final AtomicBoolean viewChanged = new AtomicBoolean();
   private final LoadReports reports;
+  private final TokenBudgets budgets;
+  private List<BudgetUse> lastUse;
+  private long lastUseAt;
+  private volatile boolean budgetsShared;
 
   /**
    * @param name this member's name in the cluster (the pod name): unique among the replicas
@@ -61,6 +68,22 @@ public final class Replicator implements Receiver, AutoCloseable {
    */
   public Replicator(
       ReplicationSection cfg, String name, Scheduler scheduler, LongSupplier nanoClock) {
+    this(cfg, name, scheduler, nanoClock, TokenBudgets.none());
+  }
+
+  /**
+   * @param budgets the tenants' budgets: this replica sends its own use of them with each batch
+   *     where it changed (and after a view change, and at least every third of {@code
+   *     staleMillis}), and folds in the use its peers send, so that the replicas together admit
+   *     about one budget, not one each
+   */
+  public Replicator(
+      ReplicationSection cfg,
+      String name,
+      Scheduler scheduler,
+      LongSupplier nanoClock,
+      TokenBudgets budgets) {
+    this.budgets = budgets;
     this.cfg = cfg;
     this.name = name;
     this.scheduler = scheduler;
@@ -168,23 +191,26 @@ public final class Replicator implements Receiver, AutoCloseable {
       JChannel ch = channel;
       View v = view;
       if (ch == null || !ch.isConnected() || v == null || v.size() < 2) {
+        budgetsAlone();
         return; // nobody to tell; a peer joining later fetches a snapshot
       }
       boolean whole = viewChanged.getAndSet(false);
-      LoadReports.Report r =
-          reports.next(scheduler.inFlight().ownLoads(), nanoClock.getAsLong(), whole);
-      if (r == null && updates.isEmpty()) {
-        return;
-      }
+      long now = nanoClock.getAsLong();
+      LoadReports.Report r = reports.next(scheduler.inFlight().ownLoads(), now, whole);
       long[] oversize = new long[1];
-      List<byte[]> messages =
-          WireFormat.encode(
-              r == null ? 0 : r.number(),
-              r == null ? null : r.loads(),
-              r != null && r.delta(),
-              updates,
-              cfg.maxMessageBytes(),
-              oversize);
+      List<byte[]> messages = new ArrayList<>();
+      if (r != null || !updates.isEmpty()) {
+        messages.addAll(
+            WireFormat.encode(
+                r == null ? 0 : r.number(),
+                r == null ? null : r.loads(),
+                r != null && r.delta(),
+                updates,
+                cfg.maxMessageBytes(),
+                oversize));
+      }
+      messages.addAll(budgetMessages(now, whole, oversize));
+      budgetsShared(v);
       stats.oversize.addAndGet(oversize[0]);
       for (byte[] m : messages) {
         ch.send(new BytesMessage(null, m));
@@ -195,6 +221,53 @@ public final class Replicator implements Receiver, AutoCloseable {
       stats.sendFailures.incrementAndGet();
       LOG.debug("replication: batch not sent: {}", e.toString());
     }
+  }
+
+  /**
+   * This replica's use of its budgets, when it changed since the last sent, the view changed, or a
+   * third of {@code staleMillis} passed (so a peer that missed one still converges).
+   */
+  private List<byte[]> budgetMessages(long now, boolean whole, long[] oversize) {
+    if (budgets.isEmpty()) {
+      return List.of();
+    }
+    List<BudgetUse> use = budgets.ownUse();
+    long every = TimeUnit.MILLISECONDS.toNanos(cfg.staleMillis()) / 3;
+    if (!whole && use.equals(lastUse) && now - lastUseAt < every) {
+      return List.of();
+    }
+    lastUse = use;
+    lastUseAt = now;
+    stats.budgetReports.incrementAndGet();
+    return WireFormat.encodeBudgets(use, cfg.maxMessageBytes(), oversize);
+  }
+
+  /**
+   * Whether budgets are enforced with every expected peer's use folded in; a change to "not" is
+   * counted ({@link ReplicationStats#budgetsLocal()}).
+   */
+  private void budgetsShared(View v) {
+    int expected = cfg.expectedMembers() > 0 ? cfg.expectedMembers() : v.size();
+    boolean shared = v.size() >= expected && budgets.peers() >= expected - 1;
+    if (budgetsShared && !shared) {
+      stats.budgetsLocal.incrementAndGet();
+    }
+    budgetsShared = shared;
+  }
+
+  private void budgetsAlone() {
+    if (budgetsShared) {
+      stats.budgetsLocal.incrementAndGet();
+    }
+    budgetsShared = false;
+  }
+
+  /**
+   * Whether this replica's budgets count every expected peer's use now (false alone, partitioned or
+   * before the peers' first reports: each replica then enforces its own admissions only).
+   */
+  public boolean budgetsShared() {
+    return !budgets.isEmpty() && budgetsShared;
   }
 
   @Override
@@ -221,13 +294,18 @@ public final class Replicator implements Receiver, AutoCloseable {
     for (Update u : batch.updates()) {
       u.applyTo(scheduler);
     }
+    if (!batch.budgetUse().isEmpty()) {
+      budgets.foldPeer(String.valueOf(msg.getSrc()), batch.budgetUse());
+    }
   }
 
   @Override
   public void viewAccepted(View v) {
     view = v;
     viewChanged.set(true); // a new member, or one back from a partition, has no report of this one
-    peers.retain(v.getMembers().stream().map(String::valueOf).toList());
+    List<String> members = v.getMembers().stream().map(String::valueOf).toList();
+    peers.retain(members);
+    budgets.retainPeers(members);
     if (v instanceof MergeView merge) {
       stats.merges.incrementAndGet();
       executor.execute(() -> absorbMerge(merge));

@@ -3,6 +3,7 @@ package dev.pointsman.picker.replication;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat.FieldType;
+import dev.pointsman.picker.flowcontrol.BudgetUse;
 import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.InFlightTracker.Load;
 import dev.pointsman.picker.scheduling.LoraState;
@@ -29,6 +30,7 @@ import java.util.Map;
  *   repeated Pick pick = 5;
  *   repeated Ttft ttft = 6;
  *   repeated Tpot tpot = 7;
+ *   repeated BudgetUse budget_use = 9;  // in messages of their own
  * }
  * message EndpointLoad { string address = 1; sint64 pending_requests = 2; sint64 pending_tokens = 3;
  *   sint64 live_requests = 4; sint64 live_tokens = 5; sint64 prefill_requests = 6;
@@ -38,6 +40,8 @@ import java.util.Map;
  * message Ttft { string address = 1; double analytic = 2; double base = 3; double adapter = 4;
  *   string lora = 5; uint32 loads_ahead = 6; double ttft = 7; }
  * message Tpot { string address = 1; double analytic = 2; double tpot = 3; }
+ * message BudgetUse { string tenant = 1; string model = 2; sint64 tokens = 3;
+ *   sint64 requests = 4; }   // the sender's own use since it started; model "" = all
  * </pre>
  *
  * Unknown fields are skipped, so a later release may add fields within a version; a message of
@@ -55,6 +59,7 @@ final class WireFormat {
   private static final int TTFT = 6;
   private static final int TPOT = 7;
   private static final int LOADS_DELTA = 8;
+  private static final int BUDGET_USE = 9;
 
   /** Room kept for a message's header fields (version, report number, last flag). */
   private static final int HEADER_BYTES = 24;
@@ -67,7 +72,77 @@ final class WireFormat {
       boolean loadsLast,
       boolean loadsDelta,
       Map<String, Load> loads,
-      List<Update> updates) {}
+      List<Update> updates,
+      List<BudgetUse> budgetUse) {}
+
+  /**
+   * Encodes this replica's use of its budgets into messages of at most {@code maxBytes} each (an
+   * entry too large even alone is left out and counted in {@code oversize}).
+   */
+  static List<byte[]> encodeBudgets(List<BudgetUse> uses, int maxBytes, long[] oversize) {
+    List<byte[]> out = new ArrayList<>();
+    List<byte[]> current = new ArrayList<>();
+    int size = HEADER_BYTES;
+    for (BudgetUse u : uses) {
+      byte[] body = budgetUse(u);
+      int n = CodedOutputStream.computeByteArraySize(BUDGET_USE, body);
+      if (HEADER_BYTES + n > maxBytes) {
+        oversize[0]++;
+        continue;
+      }
+      if (size + n > maxBytes) {
+        out.add(budgetMessage(current));
+        current = new ArrayList<>();
+        size = HEADER_BYTES;
+      }
+      current.add(body);
+      size += n;
+    }
+    if (!current.isEmpty()) {
+      out.add(budgetMessage(current));
+    }
+    return out;
+  }
+
+  private static byte[] budgetMessage(List<byte[]> bodies) {
+    return bytes(
+        out -> {
+          out.writeUInt32(VERSION_FIELD, VERSION);
+          for (byte[] b : bodies) {
+            out.writeByteArray(BUDGET_USE, b);
+          }
+        });
+  }
+
+  private static byte[] budgetUse(BudgetUse u) {
+    return bytes(
+        out -> {
+          out.writeString(1, u.tenant());
+          if (u.model() != null) {
+            out.writeString(2, u.model());
+          }
+          out.writeSInt64(3, u.tokens());
+          out.writeSInt64(4, u.requests());
+        });
+  }
+
+  private static BudgetUse readBudgetUse(CodedInputStream in) throws IOException {
+    String tenant = null;
+    String model = null;
+    long tokens = 0;
+    long requests = 0;
+    int tag;
+    while ((tag = in.readTag()) != 0) {
+      switch (com.google.protobuf.WireFormat.getTagFieldNumber(tag)) {
+        case 1 -> tenant = in.readString();
+        case 2 -> model = in.readString();
+        case 3 -> tokens = in.readSInt64();
+        case 4 -> requests = in.readSInt64();
+        default -> in.skipField(tag);
+      }
+    }
+    return new BudgetUse(required(tenant, "budget_use.tenant"), model, tokens, requests);
+  }
 
   /**
    * Encodes a load report (null: none this time) and updates into messages of at most {@code
@@ -154,6 +229,7 @@ final class WireFormat {
       boolean delta = false;
       Map<String, Load> loads = new HashMap<>();
       List<Update> updates = new ArrayList<>();
+      List<BudgetUse> budgetUse = new ArrayList<>();
       int tag;
       while ((tag = in.readTag()) != 0) {
         switch (com.google.protobuf.WireFormat.getTagFieldNumber(tag)) {
@@ -164,10 +240,12 @@ final class WireFormat {
           case PICK -> updates.add(readPick(CodedInputStream.newInstance(in.readByteArray())));
           case TTFT -> updates.add(readTtft(CodedInputStream.newInstance(in.readByteArray())));
           case TPOT -> updates.add(readTpot(CodedInputStream.newInstance(in.readByteArray())));
+          case BUDGET_USE ->
+              budgetUse.add(readBudgetUse(CodedInputStream.newInstance(in.readByteArray())));
           default -> in.skipField(tag);
         }
       }
-      return new Batch(report, last, delta, loads, updates);
+      return new Batch(report, last, delta, loads, updates, budgetUse);
     } catch (IOException | IllegalArgumentException e) {
       throw new WireException("malformed replication message (" + e.getMessage() + ")");
     }

@@ -9,12 +9,14 @@ import dev.pointsman.picker.flowcontrol.FlowRequest;
 import dev.pointsman.picker.flowcontrol.Pressure;
 import dev.pointsman.picker.flowcontrol.Queued;
 import dev.pointsman.picker.flowcontrol.TokenBudgets;
+import dev.pointsman.picker.scheduling.InFlightTracker;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
@@ -82,7 +84,11 @@ public final class FlowGate implements Routing {
       RouteInput input,
       CompletableFuture<RouteOutcome> future,
       FlowTarget target,
-      TokenBudgets.Reservation reservation) {}
+      TokenBudgets.Reservation reservation,
+      String tenant) {}
+
+  /** Requests let go and routed, until they end: their tenant's in-flight count in its lane. */
+  private final Map<InFlightTracker.Ticket, Waiter> running = new ConcurrentHashMap<>();
 
   @Override
   public RouteOutcome route(RouteInput input) {
@@ -104,7 +110,7 @@ public final class FlowGate implements Routing {
           FlowRefusals.budget(request.tenant(), budget.refusal()));
     }
     CompletableFuture<RouteOutcome> future = new CompletableFuture<>();
-    Waiter waiter = new Waiter(input, future, target, budget.reservation());
+    Waiter waiter = new Waiter(input, future, target, budget.reservation(), request.tenant());
     List<Done> done = new ArrayList<>();
     FlowController<Waiter> lane;
     Queued<Waiter> queued;
@@ -193,21 +199,37 @@ public final class FlowGate implements Routing {
    * A request's outcome, delivered outside the lock: {@code outcome} is computed then (null: route
    * it then, it never waited).
    */
-  private record Done(Waiter waiter, RouteOutcome outcome) {}
+  private record Done(Waiter waiter, RouteOutcome outcome, boolean letGo) {}
 
   private void run(Done d) {
     Waiter w = d.waiter();
     RouteOutcome o = d.outcome() != null ? d.outcome() : router.route(w.input());
     if (o instanceof RouteOutcome.Routed r) {
       ledger.routed(r, w.reservation()); // before the stream can end it
+      if (d.letGo()) {
+        running.put(r.picked().ticket(), w);
+      }
     }
     boolean delivered = w.future().complete(o);
     if (!delivered && o instanceof RouteOutcome.Routed r) {
       r.picked().ticket().release(); // the stream went away meanwhile
       ledger.forget(r);
+      running.remove(r.picked().ticket());
     }
     if (!(o instanceof RouteOutcome.Routed) || !delivered) {
       ledger.release(w.reservation()); // it never reached a model server
+      if (d.letGo()) {
+        finished(w);
+      }
+    }
+  }
+
+  private void finished(Waiter w) {
+    synchronized (this) {
+      FlowController<Waiter> lane = lanes.get(w.target().key());
+      if (lane != null) {
+        lane.finished(w.tenant());
+      }
     }
   }
 
@@ -215,19 +237,19 @@ public final class FlowGate implements Routing {
     return new FlowController.Sink<>() {
       @Override
       public void dispatch(Queued<Waiter> q) {
-        done.add(new Done(q.payload(), router.route(q.payload().input())));
+        done.add(new Done(q.payload(), router.route(q.payload().input()), true));
       }
 
       @Override
       public void admitted(Queued<Waiter> q) {
-        done.add(new Done(q.payload(), null));
+        done.add(new Done(q.payload(), null, true));
       }
 
       @Override
       public void drop(Queued<Waiter> q, DropReason reason, Pressure pressure) {
         RouteOutcome outcome =
             FlowRefusals.of(reason, pressure, q.payload().target().retryAfterSeconds(), limits);
-        done.add(new Done(q.payload(), outcome));
+        done.add(new Done(q.payload(), outcome, false));
       }
     };
   }
@@ -236,6 +258,12 @@ public final class FlowGate implements Routing {
   public RouteOutcome.Routed served(RouteOutcome.Routed routed, String endpoint) {
     RouteOutcome.Routed now = router.served(routed, endpoint);
     ledger.moved(routed, now);
+    if (now.picked().ticket() != routed.picked().ticket()) {
+      Waiter w = running.remove(routed.picked().ticket());
+      if (w != null) {
+        running.put(now.picked().ticket(), w);
+      }
+    }
     return now;
   }
 
@@ -248,6 +276,10 @@ public final class FlowGate implements Routing {
   public void completed(RouteOutcome.Routed routed, Completion completion) {
     router.completed(routed, completion);
     ledger.completed(routed, completion);
+    Waiter w = running.remove(routed.picked().ticket());
+    if (w != null) {
+      finished(w);
+    }
     poke();
   }
 

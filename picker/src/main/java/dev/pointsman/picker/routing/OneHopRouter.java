@@ -157,7 +157,8 @@ public final class OneHopRouter implements Routing {
           return new Pressure(
               !candidates.isEmpty(),
               policy.saturation().saturated(candidates),
-              scheduler.bestTtftSeconds(request, candidates));
+              scheduler.bestTtftSeconds(request, candidates),
+              policy.saturation().load(candidates));
         });
   }
 

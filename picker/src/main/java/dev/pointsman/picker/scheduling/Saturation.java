@@ -36,4 +36,18 @@ public record Saturation(int queueThreshold, double kvThreshold, int retryAfterS
     }
     return true;
   }
+
+  /**
+   * The least loaded endpoint's queue as a fraction of {@code queueThreshold}: 0 when one is idle,
+   * 1 or more when every endpoint is full (an endpoint over the KV threshold counts as full).
+   */
+  public double load(List<Candidate> candidates) {
+    double least = 1;
+    for (Candidate c : candidates) {
+      if (c.metrics().kvUsageOrZero() < kvThreshold) {
+        least = Math.min(least, c.waiting() / (double) queueThreshold);
+      }
+    }
+    return Math.max(0, least);
+  }
 }

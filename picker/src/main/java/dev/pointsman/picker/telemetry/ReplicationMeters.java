@@ -108,6 +108,20 @@ public final class ReplicationMeters {
         "Members in the view, this one included",
         replicator,
         r -> r.status().members());
+    counter(
+        registry,
+        "pointsman.replication.budgets.local",
+        null,
+        "Times tenant budgets fell back to this replica's own admissions (alone, partitioned, or"
+            + " a peer's use not reported)",
+        replicator,
+        s -> s.budgetsLocal());
+    gauge(
+        registry,
+        "pointsman.replication.budgets.shared",
+        "1 when tenant budgets count every expected peer's use",
+        replicator,
+        r -> r.budgetsShared() ? 1 : 0);
     gauge(
         registry,
         "pointsman.replication.cold",

@@ -1,6 +1,7 @@
 package dev.pointsman.picker.flowcontrol;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -261,17 +262,177 @@ class FlowControllerTest {
     assertThat(sink.dispatched).containsExactly("x"); // routing answers it 503
   }
 
+  @Test
+  void sheddableWorkWaitsWhileThePoolIsWithinItsHeadroomAndCriticalWorkGoes() {
+    FlowController<String> c = controller(); // default headroom 0.8
+    probe.load = 0.6; // not saturated, but within the headroom
+
+    Queued<String> sheddable = admit(c, request(-1, "a", 10, -1), "sheddable");
+    admit(c, request(1, "a", 10, -1), "critical");
+    admit(c, request(0, "a", 10, -1), "standard");
+
+    assertThat(sheddable).isNotNull();
+    assertThat(sink.dispatched).containsExactly("critical", "standard");
+    assertThat(c.size()).isEqualTo(1);
+
+    c.pump(now, probe, sink);
+    assertThat(sink.dispatched).containsExactly("critical", "standard");
+
+    probe.load = 0.1;
+    c.pump(now, probe, sink);
+    assertThat(sink.dispatched).containsExactly("critical", "standard", "sheddable");
+    assertThat(c.size()).isZero();
+  }
+
+  @Test
+  void aSheddableArrivalGoesAtOnceWhenThePoolHasHeadroom() {
+    FlowController<String> c = controller();
+    probe.load = 0.1;
+
+    assertThat(admit(c, request(-1, "a", 10, -1), "sheddable")).isNull();
+    assertThat(sink.dispatched).containsExactly("sheddable");
+  }
+
+  @Test
+  void sheddableWorkHeldInTheHeadroomIsRefusedAtItsTtl() {
+    FlowController<String> c = controller(100, 1 << 20, 500);
+    probe.load = 0.8;
+    admit(c, request(-2, "a", 10, -1), "sheddable");
+
+    now += 500 * MS;
+    c.pump(now, probe, sink);
+
+    assertThat(sink.dispatched).isEmpty();
+    assertThat(sink.dropped).containsExactly("sheddable:ttl:endpoints");
+  }
+
+  @Test
+  void withoutHeadroomSheddableWorkGoesWheneverThePoolIsNotSaturated() {
+    FlowController<String> c =
+        new FlowController<>(new FlowLimits(100, 1 << 20, 30_000 * MS, 0), FlowListener.NONE);
+    probe.load = 0.9;
+
+    c.admit(request(-1, "a", 10, -1), "sheddable", probe, sink);
+
+    assertThat(sink.dispatched).containsExactly("sheddable");
+  }
+
+  @Test
+  void aCriticalArrivalGoesStraightPastLowerBandsThatWait() {
+    FlowController<String> c = controller();
+    probe.saturated = true;
+    admit(c, request(0, "a", 10, -1), "standard");
+    admit(c, request(-1, "a", 10, -1), "sheddable");
+    probe.saturated = false;
+    probe.load = 0.9;
+
+    Queued<String> q = admit(c, request(5, "a", 10, -1), "critical");
+
+    assertThat(q).isNull();
+    assertThat(sink.dispatched).containsExactly("critical"); // the waiting go at the next pump
+    assertThat(c.size()).isEqualTo(2);
+  }
+
+  @Test
+  void anArrivalWaitsBehindItsOwnBandAndGoesAfterIt() {
+    FlowController<String> c = controller();
+    probe.saturated = true;
+    admit(c, request(1, "a", 10, -1), "first");
+    probe.saturated = false;
+
+    Queued<String> second = admit(c, request(1, "b", 10, -1), "second");
+
+    assertThat(second).isNull();
+    assertThat(sink.dispatched).containsExactly("first", "second");
+  }
+
+  @Test
+  void anArrivalOfALowerBandWaitsWhileAHigherOneWaits() {
+    FlowController<String> c = controller();
+    probe.saturated = true;
+    admit(c, request(2, "a", 10, -1), "high");
+
+    Queued<String> low = admit(c, request(1, "a", 10, -1), "low");
+
+    assertThat(low).isNotNull();
+    assertThat(sink.dispatched).isEmpty();
+  }
+
+  @Test
+  void headroomOutsideZeroToOneIsRefusedByName() {
+    assertThatThrownBy(() -> new FlowLimits(1, 1, 1, 1.0))
+        .hasMessage("sheddableHeadroom: 1.0 (expected in [0, 1))");
+  }
+
+  private FlowController<String> sharing(double tenantShareLoad) {
+    return new FlowController<>(
+        new FlowLimits(100, 1 << 20, 30_000 * MS, 0.8, tenantShareLoad), FlowListener.NONE);
+  }
+
+  @Test
+  void aTenantOverItsShareOfTheInFlightWorkWaitsWhileTheOthersGoBeforeSaturation() {
+    FlowController<String> c = sharing(0.5);
+    probe.load = 0.6; // loaded, not saturated
+    for (int i = 0; i < 3; i++) {
+      admit(c, request(0, "noisy", 10, -1), "noisy-" + i); // alone: all its own
+    }
+    admit(c, request(0, "quiet", 10, -1), "quiet-0");
+
+    Queued<String> held = admit(c, request(0, "noisy", 10, -1), "noisy-3"); // 3 of 4 > 4 / 2
+    admit(c, request(0, "quiet", 10, -1), "quiet-1");
+
+    assertThat(held).isNotNull();
+    assertThat(sink.dispatched)
+        .containsExactly("noisy-0", "noisy-1", "noisy-2", "quiet-0", "quiet-1");
+    assertThat(c.inFlight("noisy")).isEqualTo(3);
+
+    c.finished("noisy");
+    c.finished("noisy"); // 1 of 3 in flight: within its share
+    c.pump(now, probe, sink);
+
+    assertThat(sink.dispatched).endsWith("noisy-3");
+    assertThat(c.inFlight("noisy")).isEqualTo(2);
+  }
+
+  @Test
+  void belowTheShareLoadATenantTakesWhatRoomThereIs() {
+    FlowController<String> c = sharing(0.5);
+    probe.load = 0.4;
+    admit(c, request(0, "quiet", 10, -1), "quiet");
+    for (int i = 0; i < 5; i++) {
+      admit(c, request(0, "noisy", 10, -1), "noisy");
+    }
+
+    assertThat(sink.dispatched).hasSize(6);
+    assertThat(c.size()).isZero();
+  }
+
+  @Test
+  void withoutAShareLoadNoTenantIsHeldBeforeSaturation() {
+    FlowController<String> c = controller();
+    probe.load = 0.7;
+    admit(c, request(0, "quiet", 10, -1), "quiet");
+    for (int i = 0; i < 5; i++) {
+      admit(c, request(0, "noisy", 10, -1), "noisy");
+    }
+
+    assertThat(sink.dispatched).hasSize(6);
+  }
+
   /** A pool whose pressure the test sets; it fills after {@code saturateAfter} dispatches. */
   private final class Probe implements FlowController.Probe<String> {
     boolean saturated;
     boolean hasEndpoints = true;
     double ttftSeconds = Double.NaN;
     int saturateAfter = Integer.MAX_VALUE;
+    double load = Double.NaN; // NaN: 0, or 1 when full
 
     @Override
     public Pressure pressure(Queued<String> q) {
       boolean full = saturated || sink.dispatched.size() >= saturateAfter;
-      return new Pressure(hasEndpoints, full, ttftSeconds);
+      return Double.isNaN(load)
+          ? new Pressure(hasEndpoints, full, ttftSeconds)
+          : new Pressure(hasEndpoints, full, ttftSeconds, load);
     }
   }
 

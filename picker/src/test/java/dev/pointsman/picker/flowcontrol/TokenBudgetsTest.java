@@ -122,4 +122,56 @@ class TokenBudgetsTest {
     assertThatThrownBy(() -> new Budget("a", null, -1, 0))
         .hasMessageContaining("tokensPerMinute: -1 (expected >= 0, 0 for no limit)");
   }
+
+  @Test
+  void aPeersUseSinceItsFirstReportComesOffTheBucket() {
+    TokenBudgets t = budgets(new Budget("a", null, 6_000, 10));
+    t.foldPeer("r1", List.of(new BudgetUse("a", null, 50_000, 40))); // baseline: not charged
+    assertThat(t.remainingTokens("a", "m")).isEqualTo(6_000);
+
+    t.foldPeer("r1", List.of(new BudgetUse("a", null, 54_000, 43)));
+
+    assertThat(t.remainingTokens("a", "m")).isEqualTo(2_000);
+    assertThat(t.remainingRequests("a", "m")).isEqualTo(7);
+    assertThat(t.reserve("a", "m", 3_000).admitted()).isFalse();
+    assertThat(t.peerTokens()).isEqualTo(4_000);
+    assertThat(t.peerRequests()).isEqualTo(3);
+  }
+
+  @Test
+  void whatAPeerGivesBackIsGivenBackHereUpToAFullBucket() {
+    TokenBudgets t = budgets(new Budget("a", null, 6_000, 0));
+    t.foldPeer("r1", List.of(new BudgetUse("a", null, 0, 0)));
+    t.foldPeer("r1", List.of(new BudgetUse("a", null, 5_000, 1)));
+
+    t.foldPeer("r1", List.of(new BudgetUse("a", null, -2_000, 1))); // settled far below
+
+    assertThat(t.remainingTokens("a", "m")).isEqualTo(6_000);
+  }
+
+  @Test
+  void ownUseIsNetOfSettlementsAndReleasesAndExcludesPeers() {
+    TokenBudgets t = budgets(new Budget("a", "m", 6_000, 0));
+    TokenBudgets.Reservation r1 = t.reserve("a", "m", 1_000).reservation();
+    TokenBudgets.Reservation r2 = t.reserve("a", "m", 500).reservation();
+    t.settle(r1, 700);
+    t.release(r2);
+    t.foldPeer("r1", List.of(new BudgetUse("a", "m", 0, 0)));
+    t.foldPeer("r1", List.of(new BudgetUse("a", "m", 900, 2)));
+
+    assertThat(t.ownUse()).containsExactly(new BudgetUse("a", "m", 700, 1));
+  }
+
+  @Test
+  void aPeerThatLeftStartsFromANewBaselineAndUnknownBudgetsAreIgnored() {
+    TokenBudgets t = budgets(new Budget("a", null, 6_000, 0));
+    t.foldPeer("r1", List.of(new BudgetUse("a", null, 100, 1), new BudgetUse("z", null, 9, 9)));
+    assertThat(t.peers()).isEqualTo(1);
+
+    t.retainPeers(List.of("r0"));
+    t.foldPeer("r1", List.of(new BudgetUse("a", null, 5_000, 5)));
+
+    assertThat(t.remainingTokens("a", "m")).isEqualTo(6_000);
+    assertThat(t.peers()).isEqualTo(1);
+  }
 }

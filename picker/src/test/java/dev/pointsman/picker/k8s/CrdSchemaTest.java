@@ -12,6 +12,8 @@ import dev.pointsman.picker.k8s.api.ModelRoute;
 import dev.pointsman.picker.k8s.api.ModelRouteSpec;
 import dev.pointsman.picker.k8s.api.PickerPolicy;
 import dev.pointsman.picker.k8s.api.PickerPolicySpec;
+import dev.pointsman.picker.k8s.api.TenantBudget;
+import dev.pointsman.picker.k8s.api.TenantBudgetSpec;
 import io.fabric8.crdv2.generator.CRDGenerator;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -44,11 +46,13 @@ class CrdSchemaTest {
       strings = {
         "inferencepools.inference.networking.k8s.io",
         "modelroutes.pointsman.dev",
-        "pickerpolicies.pointsman.dev"
+        "pickerpolicies.pointsman.dev",
+        "tenantbudgets.pointsman.dev"
       })
   void yamlSchemaMatchesTheJavaTypes(String crd) throws IOException {
     new CRDGenerator()
-        .customResourceClasses(InferencePool.class, ModelRoute.class, PickerPolicy.class)
+        .customResourceClasses(
+            InferencePool.class, ModelRoute.class, PickerPolicy.class, TenantBudget.class)
         .forCRDVersions("v1")
         .inOutputDir(generated.toFile())
         .generate();
@@ -96,7 +100,11 @@ class CrdSchemaTest {
 
   @Test
   void crdsDeclareStatusSubresourceAndPrinterColumns() throws IOException {
-    for (String crd : List.of("modelroutes.pointsman.dev", "pickerpolicies.pointsman.dev")) {
+    for (String crd :
+        List.of(
+            "modelroutes.pointsman.dev",
+            "pickerpolicies.pointsman.dev",
+            "tenantbudgets.pointsman.dev")) {
       JsonNode version = version(MockCluster.repoRoot().resolve("crds/" + crd + ".yaml"));
       assertThat(version.path("subresources").has("status")).as(crd).isTrue();
       assertThat(version.path("additionalPrinterColumns").size()).as(crd).isGreaterThan(3);
@@ -112,6 +120,7 @@ class CrdSchemaTest {
     }
     List<InferencePool> pools = new ArrayList<>();
     List<ModelRoute> routes = new ArrayList<>();
+    List<TenantBudget> budgets = new ArrayList<>();
     int seen = 0;
     try (var files = Files.list(MockCluster.repoRoot().resolve("deploy/examples"))) {
       for (Path file : files.sorted().toList()) {
@@ -140,6 +149,10 @@ class CrdSchemaTest {
             }
             case "PickerPolicy" ->
                 PolicyCompiler.compile(STRICT.treeToValue(spec, PickerPolicySpec.class));
+            case "TenantBudget" -> {
+              STRICT.treeToValue(spec, TenantBudgetSpec.class);
+              budgets.add(YAML.convertValue(doc, TenantBudget.class));
+            }
             default -> throw new AssertionError("unexpected kind " + kind + " in " + file);
           }
           seen++;
@@ -149,6 +162,9 @@ class CrdSchemaTest {
     assertThat(seen).isGreaterThanOrEqualTo(6);
     ModelCatalog.Outcome catalog = ModelCatalog.build(routes, pools);
     assertThat(catalog.verdicts().values()).allMatch(Verdict::accepted);
+    BudgetCatalog.Outcome tenants = BudgetCatalog.build(budgets);
+    assertThat(tenants.budgets()).hasSize(2);
+    assertThat(tenants.verdicts().values()).allMatch(Verdict::accepted);
   }
 
   private static JsonNode version(Path crd) throws IOException {

@@ -4,6 +4,7 @@ import dev.pointsman.inference.model.ModelResolver;
 import dev.pointsman.inference.model.ModelsConfig;
 import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.datastore.DatastoreConfig;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.routing.PolicyRegistry;
 import dev.pointsman.picker.scheduling.InFlightTracker;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -117,6 +118,14 @@ final class MockCluster implements AutoCloseable {
 
   /** A picker replica: its own client, datastore, registry and resolver. */
   Picker picker(String boundPool, String identity) {
+    return picker(boundPool, identity, null);
+  }
+
+  /**
+   * A picker replica with flow control's {@code budgets}: it watches TenantBudgets too, and
+   * refreshes their status every 100 ms.
+   */
+  Picker picker(String boundPool, String identity, TokenBudgets budgets) {
     UnknownFields unknown = new UnknownFields();
     KubernetesClient client =
         server.createClient(
@@ -127,7 +136,7 @@ final class MockCluster implements AutoCloseable {
                         .withWatchReconnectInterval(50)
                         .withRequestRetryBackoffInterval(50)
                         .endConfig()));
-    Picker p = new Picker(client, boundPool, identity, unknown);
+    Picker p = new Picker(client, boundPool, identity, unknown, budgets);
     pickers.add(p);
     return p;
   }
@@ -154,7 +163,12 @@ final class MockCluster implements AutoCloseable {
     final KubernetesPoolSource source;
     final UnknownFields unknownFields;
 
-    Picker(KubernetesClient client, String boundPool, String identity, UnknownFields unknown) {
+    Picker(
+        KubernetesClient client,
+        String boundPool,
+        String identity,
+        UnknownFields unknown,
+        TokenBudgets budgets) {
       this.client = client;
       this.unknownFields = unknown;
       KubernetesSettings settings =
@@ -162,8 +176,18 @@ final class MockCluster implements AutoCloseable {
               .withLeaseTimings(
                   Duration.ofMillis(1500), Duration.ofMillis(1000), Duration.ofMillis(200));
       this.source =
-          new KubernetesPoolSource(
-                  client, settings, datastore, registry, resolver, Clock.systemUTC())
+          (budgets == null
+                  ? new KubernetesPoolSource(
+                      client, settings, datastore, registry, resolver, Clock.systemUTC())
+                  : new KubernetesPoolSource(
+                      client,
+                      settings,
+                      datastore,
+                      registry,
+                      resolver,
+                      Clock.systemUTC(),
+                      budgets,
+                      Duration.ofMillis(100)))
               .start();
     }
 

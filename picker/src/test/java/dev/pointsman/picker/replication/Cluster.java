@@ -1,6 +1,7 @@
 package dev.pointsman.picker.replication;
 
 import dev.pointsman.picker.config.ReplicationSection;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scheduling.EndpointMetrics;
@@ -66,6 +67,15 @@ final class Cluster implements AutoCloseable {
 
   /** Starts replica {@code i}, which waits {@code stateTimeoutMillis} for a snapshot. */
   Replica start(int i, int stateTimeoutMillis) {
+    return start(i, stateTimeoutMillis, TokenBudgets.none());
+  }
+
+  /** Starts replica {@code i}, sharing its use of {@code budgets} with the others. */
+  Replica start(int i, TokenBudgets budgets) {
+    return start(i, 5_000, budgets);
+  }
+
+  private Replica start(int i, int stateTimeoutMillis, TokenBudgets budgets) {
     List<String> members = new ArrayList<>();
     for (int p : ports) {
       members.add("127.0.0.1:" + p);
@@ -89,7 +99,8 @@ final class Cluster implements AutoCloseable {
     Scheduler scheduler =
         new Scheduler(
             new PrefixIndex(10_000), new InFlightTracker(), PrefixHasher.DEFAULT, System::nanoTime);
-    Replicator replicator = new Replicator(cfg, "r" + i, scheduler, System::nanoTime).start();
+    Replicator replicator =
+        new Replicator(cfg, "r" + i, scheduler, System::nanoTime, budgets).start();
     Replica r = new Replica(scheduler, replicator);
     started.add(r);
     startedIndex.add(i);

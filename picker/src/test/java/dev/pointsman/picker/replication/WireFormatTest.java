@@ -3,6 +3,7 @@ package dev.pointsman.picker.replication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pointsman.picker.flowcontrol.BudgetUse;
 import dev.pointsman.picker.replication.WireFormat.WireException;
 import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.InFlightTracker.Load;
@@ -168,5 +169,27 @@ class WireFormatTest {
     assertThat(back.ttftFits().get("a:1")).containsExactly(s.ttftFits().get("a:1"));
     assertThat(back.tpotFits().get("b:1")).containsExactly(s.tpotFits().get("b:1"));
     assertThat(back.queuedWork().get("")).containsExactly(300, 25);
+  }
+
+  @Test
+  void budgetUseRoundTripsInBoundedMessagesOfItsOwn() throws Exception {
+    List<BudgetUse> uses = new java.util.ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      uses.add(new BudgetUse("tenant-" + i, i % 2 == 0 ? null : "m", 1_000L * i, -i));
+    }
+    long[] oversize = new long[1];
+
+    List<byte[]> messages = WireFormat.encodeBudgets(uses, 256, oversize);
+
+    assertThat(messages).hasSizeGreaterThan(1).allMatch(m -> m.length <= 256);
+    List<BudgetUse> back = new java.util.ArrayList<>();
+    for (byte[] m : messages) {
+      WireFormat.Batch b = WireFormat.decode(m, 0, m.length);
+      assertThat(b.loadsReport()).isZero();
+      assertThat(b.updates()).isEmpty();
+      back.addAll(b.budgetUse());
+    }
+    assertThat(back).isEqualTo(uses);
+    assertThat(oversize[0]).isZero();
   }
 }

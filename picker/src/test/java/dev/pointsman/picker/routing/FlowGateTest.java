@@ -91,6 +91,35 @@ class FlowGateTest {
   }
 
   @Test
+  void aTenantAheadOfItsShareWaitsUntilOneOfItsRequestsEnds() {
+    // given: fairness from load 0.2 (one request queued on the pod, the default threshold 5)
+    FlowGate sharing =
+        new FlowGate(
+            router,
+            new FlowLimits(100, 1 << 20, 1_000 * MS, 0.8, 0.2),
+            executor,
+            clock::get,
+            FlowListener.NONE);
+    pool = pool(idle());
+    RouteOutcome first = sharing.submit(input("n1", null, "noisy", Double.NaN)).join();
+    sharing.submit(input("n2", null, "noisy", Double.NaN)).join();
+    assertThat(sharing.submit(input("q1", null, "quiet", Double.NaN))).isCompleted();
+
+    // when: the pod holds 3 pending requests (load 0.6), 2 of them noisy's: over 3 / 2
+    CompletableFuture<RouteOutcome> held = sharing.submit(input("n3", null, "noisy", Double.NaN));
+
+    // then: it waits; one of noisy's requests ending lets it go
+    assertThat(held).isNotDone();
+    sharing.completed(
+        (RouteOutcome.Routed) first,
+        new Completion(200, 1, 2, Usage.NONE, null, Completion.End.COMPLETED));
+    executor.runAll();
+    assertThat(held).isCompleted();
+    assertThat(held.join()).isInstanceOf(RouteOutcome.Routed.class);
+    assertThat(sharing.waiting()).isZero();
+  }
+
+  @Test
   void aRequestForAnIdlePoolIsRoutedAtOnce() {
     pool = pool(idle());
 

@@ -178,7 +178,11 @@ public final class PolicyRun {
         flow.enabled()
             && policy.enableFlowControl(
                 new FlowLimits(
-                    flow.maxQueued(), Long.MAX_VALUE / 4, flow.ttlMillis() * 1_000_000L));
+                    flow.maxQueued(),
+                    Long.MAX_VALUE / 4,
+                    flow.ttlMillis() * 1_000_000L,
+                    flow.sheddableHeadroom(),
+                    flow.tenantShareLoad()));
     ScrapeSpec spec = scenario.scrape();
     // each replica scrapes every pod itself: its own phases, lags and failures (replica 0 draws
     // exactly what a single picker would)

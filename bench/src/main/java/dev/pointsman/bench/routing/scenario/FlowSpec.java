@@ -10,15 +10,35 @@ package dev.pointsman.bench.routing.scenario;
  * @param enabled whether the picker's policies run behind flow control (default false)
  * @param ttlMillis how long a request may wait before it is refused (default 5000)
  * @param maxQueued requests that may wait at once, per picker replica (default 10000)
+ * @param sheddableHeadroom the share of the queue threshold kept for non-sheddable work (the
+ *     picker's {@code flowControl.sheddableHeadroom}, default 0.8)
+ * @param tenantShareLoad the picker's {@code flowControl.tenantShareLoad} (default off)
  */
-public record FlowSpec(Boolean enabled, Integer ttlMillis, Integer maxQueued) {
+public record FlowSpec(
+    Boolean enabled,
+    Integer ttlMillis,
+    Integer maxQueued,
+    Double sheddableHeadroom,
+    Double tenantShareLoad) {
   public FlowSpec {
     enabled = enabled != null && enabled;
     ttlMillis = Check.atLeast("production.flowControl.ttlMillis", ttlMillis, 5000, 1);
     maxQueued = Check.atLeast("production.flowControl.maxQueued", maxQueued, 10_000, 1);
+    sheddableHeadroom = sheddableHeadroom == null ? 0.8 : sheddableHeadroom;
+    tenantShareLoad = tenantShareLoad == null ? Double.POSITIVE_INFINITY : tenantShareLoad;
+    if (!(tenantShareLoad >= 0)) {
+      throw new IllegalArgumentException(
+          "production.flowControl.tenantShareLoad: " + tenantShareLoad + " (expected >= 0)");
+    }
+    if (!(sheddableHeadroom >= 0 && sheddableHeadroom < 1)) {
+      throw new IllegalArgumentException(
+          "production.flowControl.sheddableHeadroom: "
+              + sheddableHeadroom
+              + " (expected in [0, 1))");
+    }
   }
 
   public static FlowSpec off() {
-    return new FlowSpec(false, null, null);
+    return new FlowSpec(false, null, null, null, null);
   }
 }

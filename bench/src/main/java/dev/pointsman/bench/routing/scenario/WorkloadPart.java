@@ -22,6 +22,11 @@ import java.util.Set;
  * <p>Any kind may name a {@code tenant} (the fairness id its requests carry, for flow control) and
  * an objective {@code priority} (negative: sheddable; its requests name an objective of that
  * priority). Both are unset by default: the requests carry neither, as before.
+ *
+ * <p>A part may also have its own {@code arrival} process (a tenant bursting on its own schedule):
+ * its requests then arrive by that process at its share of the rate ({@code weight} over the sum of
+ * weights), merged in time with the scenario's process, which carries the other parts at theirs.
+ * Unset by default: every part shares the scenario's process, as before.
  */
 public record WorkloadPart(
     String kind,
@@ -38,7 +43,8 @@ public record WorkloadPart(
     Double thinkSeconds,
     Integer maxContextTokens,
     String tenant,
-    Integer priority) {
+    Integer priority,
+    ArrivalSpec arrival) {
 
   public static final Set<String> KINDS = Set.of("sharegpt", "shared-prefix", "multi-turn", "rag");
 
@@ -70,7 +76,8 @@ public record WorkloadPart(
 
   public static WorkloadPart of(String kind) {
     return new WorkloadPart(
-        kind, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        kind, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        null);
   }
 
   private static int defaultSystem(String kind) {

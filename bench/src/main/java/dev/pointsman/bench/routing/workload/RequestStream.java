@@ -34,7 +34,7 @@ public final class RequestStream {
       return TraceStream.generate(scenario, ratePerSecond, durationMs, seed, maxRequests);
     }
     SplittableRandom root = new SplittableRandom(seed);
-    Arrivals arrivals = new Arrivals(scenario.arrival(), ratePerSecond, root.split());
+    SplittableRandom arrivalRandom = root.split();
     SplittableRandom mixRandom = root.split();
     SplittableRandom lengthRandom = root.split();
     SplittableRandom loraRandom = root.split();
@@ -43,7 +43,8 @@ public final class RequestStream {
     double streamed = scenario.production().streamedFraction();
     ShareGptLengths lengths = new ShareGptLengths(lengthRandom);
     List<WorkloadPart> parts = scenario.workload();
-    Sampler mix = new Sampler(parts.stream().mapToDouble(WorkloadPart::weight).toArray());
+    Timeline arrivals =
+        new Timeline(scenario.arrival(), parts, ratePerSecond, arrivalRandom, mixRandom, seed);
     List<Sessions> sessions = new ArrayList<>();
     List<Sampler> documents = new ArrayList<>();
     for (int p = 0; p < parts.size(); p++) {
@@ -61,7 +62,7 @@ public final class RequestStream {
       if (t >= durationMs || out.size() >= maxRequests) {
         break;
       }
-      int p = mix.next(mixRandom);
+      int p = arrivals.part();
       WorkloadPart part = parts.get(p);
       List<Segment> prompt;
       int output;

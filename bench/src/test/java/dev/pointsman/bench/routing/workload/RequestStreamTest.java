@@ -79,4 +79,59 @@ class RequestStreamTest {
     assertThat(answers).hasSizeGreaterThan(100);
     assertThat(answers.get(answers.size() / 2)).isGreaterThan(50);
   }
+
+  private static final String BURSTY =
+      """
+      name: bursty
+      fleet: [{gpu: A100-80, count: 2}]
+      workload:
+        - {kind: sharegpt, weight: 1, tenant: steady}
+        - kind: sharegpt
+          weight: 3
+          tenant: noisy
+          arrival: {pattern: square, high: 4, highSeconds: 5, low: 0.25, lowSeconds: 15}
+      arrival: {process: poisson}
+      loads: [1.0]
+      durationSeconds: 60
+      seeds: [1]
+      """;
+
+  @Test
+  void aPartWithItsOwnArrivalBurstsOnItsScheduleAtItsShareOfTheRate() {
+    Scenario s = Scenarios.parse(BURSTY, "bursty");
+    List<BenchRequest> stream = RequestStream.generate(s, 40, 400_000, 5);
+
+    int[] noisy = new int[2]; // in high phases (first 5 s of each 20 s), in low ones
+    int[] steady = new int[2];
+    double last = -1;
+    for (BenchRequest r : stream) {
+      assertThat(r.sim().arrivalMs()).isGreaterThanOrEqualTo(last); // merged in time order
+      last = r.sim().arrivalMs();
+      int phase = r.sim().arrivalMs() % 20_000 < 5_000 ? 0 : 1;
+      if ("noisy".equals(r.tenant())) {
+        noisy[phase]++;
+      } else {
+        steady[phase]++;
+      }
+    }
+    double n = stream.size();
+    assertThat((noisy[0] + noisy[1]) / n).isBetween(0.72, 0.78);
+    // the noisy part's rate per ms: 16x higher in a high phase than in a low one (4 / 0.25),
+    // with a high phase a third as long as a low one; the steady part's is the same in both
+    assertThat(noisy[0] / (double) noisy[1]).isBetween(4.5, 6.2);
+    assertThat(steady[0] / (double) steady[1]).isBetween(0.27, 0.40);
+  }
+
+  @Test
+  void withoutOwnArrivalsTheArrivalsAreTheScenarioProcessAlone() {
+    List<BenchRequest> stream = RequestStream.generate(s5, 40, 60_000, 7);
+    // the stream's first split of the seed drives the scenario's process, as before per-part
+    // arrivals: existing scenarios keep their requests
+    Arrivals alone = new Arrivals(s5.arrival(), 40, new java.util.SplittableRandom(7).split());
+
+    assertThat(stream).hasSizeGreaterThan(100);
+    for (BenchRequest r : stream) {
+      assertThat(r.arrivalMs()).isEqualTo(alone.next());
+    }
+  }
 }
