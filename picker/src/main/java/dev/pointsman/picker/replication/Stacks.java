@@ -46,7 +46,10 @@ final class Stacks {
     stack.add(new FD_SOCK2());
     stack.add(new FD_ALL3().setTimeout(failure).setInterval(Math.max(25, failure / 4)));
     stack.add(new VERIFY_SUSPECT2().setTimeout(Math.max(50, failure / 4)));
-    stack.add(new BARRIER());
+    // A joiner closes its barrier while it reads a snapshot; if the provider vanishes mid-stream
+    // (a partition during the join) the read never ends, and the barrier would hold every message
+    // and view back for BARRIER's own default of a minute. Twice the state timeout bounds it.
+    stack.add(new BARRIER().setMaxCloseTime(2L * cfg.stateTimeoutMillis()));
     stack.add(new NAKACK2().useMcastXmit(false));
     stack.add(new UNICAST3());
     stack.add(new STABLE());
