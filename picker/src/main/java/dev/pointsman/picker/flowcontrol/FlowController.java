@@ -112,7 +112,7 @@ public final class FlowController<T> {
     while (!queue.isEmpty()) {
       Queued<T> head = queue.peek();
       Pressure load = probe.pressure(head);
-      Predicate<String> eligible = tenant -> !overShare(tenant, load);
+      Predicate<String> eligible = withinShare(load);
       Queued<T> next = queue.peek(eligible);
       if (next == null) {
         return; // every waiting tenant has more than its share in flight: a release pumps again
@@ -173,25 +173,29 @@ public final class FlowController<T> {
   }
 
   private boolean overShare(FlowRequest r, Pressure p) {
-    return overShare(r.tenant(), p);
+    return !withinShare(p).test(r.tenant());
   }
 
   /**
-   * Whether {@code tenant} must wait for its share ({@link FlowLimits#tenantShareLoad}): the pools
-   * are loaded and it has more in flight than an equal share among the tenants in flight or
-   * waiting.
+   * Which tenants may go now ({@link FlowLimits#tenantShareLoad}): all while the pools are loaded
+   * below it; from it on, those with nothing in flight or no more than an equal share of what is in
+   * flight among the tenants in flight or waiting. The share is counted once per call, not per
+   * tenant tested.
    */
-  private boolean overShare(String tenant, Pressure p) {
+  private Predicate<String> withinShare(Pressure p) {
     if (p.load() < limits.tenantShareLoad()) {
-      return false;
-    }
-    int mine = inFlight.getOrDefault(tenant, 0);
-    if (mine == 0) {
-      return false;
+      return tenant -> true;
     }
     Set<String> active = new HashSet<>(inFlight.keySet());
     active.addAll(queue.tenants());
-    return active.size() > 1 && mine > (double) totalInFlight / active.size();
+    if (active.size() <= 1) {
+      return tenant -> true;
+    }
+    double share = (double) totalInFlight / active.size();
+    return tenant -> {
+      int mine = inFlight.getOrDefault(tenant, 0);
+      return mine == 0 || mine <= share;
+    };
   }
 
   /** Takes a waiting request out (its stream went away). Returns whether it was waiting. */
