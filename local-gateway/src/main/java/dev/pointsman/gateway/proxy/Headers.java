@@ -23,16 +23,7 @@ final class Headers {
    * Routing headers a client must not set: the list of deploy/envoy/envoy.yaml's early header
    * mutation and header-mutation filter, which remove them before the route is computed.
    */
-  static final List<String> ROUTING =
-      List.of(
-          "x-gateway-destination-endpoint",
-          "x-gateway-destination-endpoint-subset",
-          "x-gateway-destination-endpoint-served",
-          "x-gateway-model-name",
-          "x-gateway-base-model-name",
-          "x-gateway-model-name-rewrite",
-          "x-envoy-original-dst-host",
-          Router.APP_PROTOCOL);
+  static final List<String> ROUTING = dev.pointsman.extproc.RoutingHeaders.STRIPPED;
 
   private static final Set<String> CONNECTION_SPECIFIC =
       Set.of(

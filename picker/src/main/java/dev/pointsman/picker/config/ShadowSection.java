@@ -1,7 +1,6 @@
 package dev.pointsman.picker.config;
 
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * Shadow mode (off by default): the picker decides every request but leaves the route to the
@@ -22,18 +21,6 @@ import java.util.Set;
 public record ShadowSection(Boolean enabled, String destination, String balancerHeader) {
   public static final ShadowSection DEFAULTS = new ShadowSection(null, null, null);
 
-  /** Headers Envoy strips from every request before the picker sees them (docs/envoy.md). */
-  private static final Set<String> STRIPPED =
-      Set.of(
-          "x-gateway-destination-endpoint",
-          "x-gateway-destination-endpoint-subset",
-          "x-gateway-destination-endpoint-served",
-          "x-gateway-model-name",
-          "x-gateway-base-model-name",
-          "x-gateway-model-name-rewrite",
-          "x-envoy-original-dst-host",
-          "x-pointsman-app-protocol");
-
   public ShadowSection {
     enabled = enabled != null && enabled;
     destination = destination == null ? "none" : destination.toLowerCase(Locale.ROOT);
@@ -52,7 +39,7 @@ public record ShadowSection(Boolean enabled, String destination, String balancer
                 + " (expected the name of the request header in which the balancer in front names"
                 + " its endpoint, with destination: balancer)");
       }
-      if (STRIPPED.contains(balancerHeader)) {
+      if (dev.pointsman.extproc.RoutingHeaders.STRIPPED.contains(balancerHeader)) {
         throw new IllegalArgumentException(
             "balancerHeader: '"
                 + balancerHeader
