@@ -27,6 +27,8 @@ public final class BodyAccumulator implements AutoCloseable {
   private final RequestExtractor extractor;
   private final Utf8Check utf8 = new Utf8Check();
   private final SeparatorHold separators = new SeparatorHold();
+  private final ValueStrings strings;
+  private final boolean elide;
   private final NameEscapes names;
   private final Utf8Check.Sink toSeparators =
       (bytes, offset, length) -> separators.feed(bytes, offset, length, this::parseComplete);
@@ -42,7 +44,17 @@ public final class BodyAccumulator implements AutoCloseable {
   private boolean closed;
 
   BodyAccumulator(JsonParser parser, ParserLimits limits, ApiKind kind) {
+    this(parser, limits, kind, true);
+  }
+
+  /**
+   * {@code elide}: whether string content the extractor does not read is left out before the JSON
+   * parser decodes it ({@link ValueStrings}); off only to check that leaving out changes nothing.
+   */
+  BodyAccumulator(JsonParser parser, ParserLimits limits, ApiKind kind, boolean elide) {
     this.parser = parser;
+    this.elide = elide;
+    this.strings = new ValueStrings(limits.maxDepth());
     this.feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
     this.extractor = new RequestExtractor(limits);
     this.kind = Objects.requireNonNull(kind, "kind");
@@ -96,12 +108,13 @@ public final class BodyAccumulator implements AutoCloseable {
       names.finish(toSeparators);
       separators.finish(this::parseComplete);
     } catch (IOException e) {
-      throw fail(JsonFailures.rejection(e));
+      throw fail(JsonFailures.rejection(e, strings.elidedBytes()));
     } catch (RequestRejectedException e) {
       throw fail(e);
     }
     try {
       if (!extractor.isDone()) {
+        toParser(strings.held(), 0, strings.release());
         feeder.endOfInput();
         drain();
       }
@@ -116,7 +129,7 @@ public final class BodyAccumulator implements AutoCloseable {
       close();
       return result;
     } catch (IOException e) {
-      throw fail(JsonFailures.truncation(e));
+      throw fail(JsonFailures.truncation(e, strings.elidedBytes()));
     } catch (RequestRejectedException e) {
       throw fail(e);
     }
@@ -125,6 +138,11 @@ public final class BodyAccumulator implements AutoCloseable {
   /** How many body bytes have been accepted so far. */
   public long bytesFed() {
     return fed;
+  }
+
+  /** How many bytes of string content were left out before the JSON parser (nobody read them). */
+  long bytesLeftOut() {
+    return strings.elidedBytes();
   }
 
   /** Releases the parser's buffers; further feeding is an error. */
@@ -159,7 +177,7 @@ public final class BodyAccumulator implements AutoCloseable {
     try {
       utf8.feed(bytes, offset, length, toNames);
     } catch (IOException e) {
-      throw fail(JsonFailures.rejection(e));
+      throw fail(JsonFailures.rejection(e, strings.elidedBytes()));
     } catch (RequestRejectedException e) {
       throw fail(e);
     }
@@ -181,11 +199,36 @@ public final class BodyAccumulator implements AutoCloseable {
         RootBytes.checkStart(bytes[first], at + first - offset);
       }
     }
-    feeder.feedInput(bytes, offset, end);
-    drain();
+    int from = offset;
+    while (from < end && !extractor.isDone()) {
+      if (strings.eliding()) {
+        from = strings.elide(bytes, from, end);
+        if (!strings.eliding()) {
+          extractor.elided(strings.takeChars(), strings.elidedBytes());
+          toParser(strings.held(), 0, strings.release());
+        }
+      } else {
+        int stop = strings.pass(bytes, from, end);
+        toParser(bytes, from, stop);
+        from = stop;
+        if (strings.opened()) {
+          strings.keep(elide ? extractor.wantedChars() : Long.MAX_VALUE);
+        }
+      }
+    }
     if (extractor.isDone()) {
-      long rootEnd = parser.currentLocation().getByteOffset();
+      long rootEnd = extractor.bodyOffset(parser.currentLocation().getByteOffset());
       RootBytes.checkTrailing(bytes, offset + (int) (rootEnd - at), end, rootEnd);
+    }
+  }
+
+  /**
+   * Gives the JSON parser {@code bytes[from, to)} and hands the extractor what it makes of them.
+   */
+  private void toParser(byte[] bytes, int from, int to) throws IOException {
+    if (to > from) {
+      feeder.feedInput(bytes, from, to);
+      drain();
     }
   }
 

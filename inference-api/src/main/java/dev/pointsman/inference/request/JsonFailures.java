@@ -14,10 +14,14 @@ final class JsonFailures {
 
   private JsonFailures() {}
 
-  static RequestRejectedException rejection(IOException e) {
+  /**
+   * The rejection for a parse failure; {@code shift} bytes of the body were never given to the
+   * parser before the failure (left out of strings), so its offsets are that much short.
+   */
+  static RequestRejectedException rejection(IOException e, long shift) {
     RejectReason reason = reasonFor(e);
     String detail = detail(e);
-    String at = offset(e);
+    String at = offset(e, shift);
     String message =
         switch (reason) {
           case TRUNCATED -> "request body ends inside the JSON value" + at;
@@ -28,10 +32,10 @@ final class JsonFailures {
   }
 
   /** A failure found only once the input ended: the body was cut short. */
-  static RequestRejectedException truncation(IOException e) {
+  static RequestRejectedException truncation(IOException e, long shift) {
     return new RequestRejectedException(
         RejectReason.TRUNCATED,
-        "request body ends inside the JSON value" + offset(e) + ": " + detail(e));
+        "request body ends inside the JSON value" + offset(e, shift) + ": " + detail(e));
   }
 
   private static RejectReason reasonFor(IOException e) {
@@ -57,11 +61,11 @@ final class JsonFailures {
     return text.length() > MAX_DETAIL ? text.substring(0, MAX_DETAIL) + "..." : text;
   }
 
-  private static String offset(IOException e) {
+  private static String offset(IOException e, long shift) {
     if (e instanceof JsonProcessingException j) {
       JsonLocation location = j.getLocation();
       if (location != null && location.getByteOffset() >= 0) {
-        return " (at byte " + location.getByteOffset() + ")";
+        return " (at byte " + (location.getByteOffset() + shift) + ")";
       }
     }
     return "";

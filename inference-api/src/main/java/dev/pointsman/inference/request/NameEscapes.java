@@ -14,17 +14,15 @@ import java.io.IOException;
 final class NameEscapes {
   private static final byte[] REPLACEMENT = {'\\', 'u', 'F', 'F', 'F', 'D'};
 
-  private final long[] objects;
-  private int depth;
+  private final JsonStructure structure;
   private boolean inString;
   private boolean name;
-  private boolean expectName;
   private boolean escaped;
   private final byte[] unit = new byte[6];
   private int unitLength;
 
   NameEscapes(int maxDepth) {
-    this.objects = new long[maxDepth / 64 + 2];
+    this.structure = new JsonStructure(maxDepth);
   }
 
   /** Passes on {@code length} bytes of {@code bytes} from {@code offset}. */
@@ -84,36 +82,11 @@ final class NameEscapes {
   }
 
   private void structural(byte c) {
-    switch (c) {
-      case '{' -> push(true);
-      case '[' -> push(false);
-      case '}', ']' -> {
-        depth = Math.max(0, depth - 1);
-        expectName = false;
-      }
-      case ',' -> expectName = isObject();
-      case ':' -> expectName = false;
-      case '"' -> {
-        inString = true;
-        name = expectName;
-        expectName = false;
-      }
-      default -> {}
+    JsonStructure.Opened opened = structure.outside(c);
+    if (opened != JsonStructure.Opened.NOTHING) {
+      inString = true;
+      name = opened == JsonStructure.Opened.NAME;
     }
-  }
-
-  private void push(boolean object) {
-    if (depth < objects.length * 64) {
-      long bit = 1L << (depth & 63);
-      objects[depth >> 6] = object ? objects[depth >> 6] | bit : objects[depth >> 6] & ~bit;
-    }
-    depth++;
-    expectName = object;
-  }
-
-  private boolean isObject() {
-    int top = depth - 1;
-    return top >= 0 && top < objects.length * 64 && (objects[top >> 6] & (1L << (top & 63))) != 0;
   }
 
   private static int hex(byte b) {

@@ -18,8 +18,11 @@ final class PromptText extends Writer {
     this.max = max;
   }
 
-  /** Appends the current string token of {@code parser} as a new segment. */
-  void append(JsonParser parser) throws IOException {
+  /**
+   * Appends the current string token of {@code parser} as a new segment, followed by {@code elided}
+   * characters the parser never saw (counted, never kept: they come after the room ran out).
+   */
+  void append(JsonParser parser, long elided) throws IOException {
     if (segments++ > 0) {
       chars++;
       keep('\n');
@@ -28,7 +31,7 @@ final class PromptText extends Writer {
     if (room() > 0 && length > 0) {
       parser.getText(this);
     }
-    chars += length;
+    chars += length + elided;
   }
 
   boolean isEmpty() {
@@ -72,7 +75,8 @@ final class PromptText extends Writer {
     }
   }
 
-  private int room() {
+  /** How many more characters are kept. */
+  int room() {
     return max - (kept == null ? 0 : kept.length());
   }
 

@@ -14,6 +14,12 @@ import java.util.OptionalInt;
 final class RequestExtractor {
   static final int MAX_MODEL_CHARS = 1024;
 
+  /**
+   * Characters of prompt text decoded past the kept prefix's room, so that where a string is cut
+   * never decides what is kept (a separator, a character past U+FFFF straddling the end).
+   */
+  private static final int CUT_MARGIN = 4;
+
   private final int maxDepth;
   private final int maxPrefixChars;
   private final Frame[] frames;
@@ -24,6 +30,8 @@ final class RequestExtractor {
   private int skipping;
   private Slot pending = Slot.NONE;
   private int modelKeys;
+  private long elidedBytes;
+  private long elidedChars;
   private boolean started;
   private boolean done;
 
@@ -48,7 +56,7 @@ final class RequestExtractor {
       }
     } else if (done || !started) {
       onRootToken(token);
-      fields.objectStart = parser.currentTokenLocation().getByteOffset();
+      fields.objectStart = bodyOffset(parser.currentTokenLocation().getByteOffset());
     } else if (token.isStructEnd()) {
       depth--;
       done = depth == 0;
@@ -56,6 +64,40 @@ final class RequestExtractor {
       onValue(
           token, parser, frames[depth - 1].isArray() ? frames[depth - 1].elementSlot() : pending);
     }
+  }
+
+  /**
+   * How many characters of the value string the parser has just opened are read: all of a model
+   * name, of prompt text or instructions what the kept prefix still has room for (and a few more),
+   * none of anything else. The rest may be left out before the parser decodes it ({@link
+   * ValueStrings}), then reported with {@link #elided}.
+   */
+  long wantedChars() {
+    if (!started || done || skipping > 0) {
+      return skipping > 0 ? 0 : Long.MAX_VALUE;
+    }
+    Frame frame = frames[depth - 1];
+    Slot slot = frame.isArray() ? frame.elementSlot() : pending;
+    if (slot == Slot.MODEL) {
+      return Long.MAX_VALUE;
+    }
+    PromptText text = slot.isText() ? prompt : slot == Slot.INSTRUCTIONS ? instructions : null;
+    int room = text == null ? 0 : text.room();
+    return room <= 0 ? 0 : room + CUT_MARGIN;
+  }
+
+  /**
+   * Characters of the value string now being parsed that the parser did not see (they count towards
+   * the string), and the bytes left out of the body so far (they shift every offset after them).
+   */
+  void elided(long chars, long bodyBytes) {
+    elidedChars += chars;
+    elidedBytes = bodyBytes;
+  }
+
+  /** The parser's byte offset {@code parserOffset} in the body as sent. */
+  long bodyOffset(long parserOffset) {
+    return parserOffset + elidedBytes;
   }
 
   /** Whether the root object has been closed. */
@@ -130,12 +172,14 @@ final class RequestExtractor {
   }
 
   private void onString(JsonParser parser, Slot slot) throws IOException {
+    long elided = elidedChars;
+    elidedChars = 0;
     if (slot.isText()) {
-      prompt.append(parser);
+      prompt.append(parser, elided);
     } else if (slot == Slot.INSTRUCTIONS) {
-      instructions.append(parser);
+      instructions.append(parser, elided);
     } else if (slot == Slot.MODEL) {
-      fields.onModel(parser);
+      fields.onModel(parser, elidedBytes);
     }
   }
 
@@ -154,7 +198,9 @@ final class RequestExtractor {
   }
 
   private void skip(JsonToken token) {
-    if (token.isStructStart()) {
+    if (token == JsonToken.VALUE_STRING) {
+      elidedChars = 0; // nobody counts a skipped string's characters
+    } else if (token.isStructStart()) {
       skipping++;
       enter();
     } else if (token.isStructEnd()) {

@@ -17,7 +17,8 @@ final class RequestFields {
   int maxOutputTokens = -1;
   private boolean maxFromNewKey;
 
-  void onModel(JsonParser parser) throws IOException {
+  /** The model name; {@code shift} bytes left out before it put the parser's offsets back. */
+  void onModel(JsonParser parser, long shift) throws IOException {
     int length = parser.getTextLength();
     if (length > RequestExtractor.MAX_MODEL_CHARS) {
       throw new RequestRejectedException(
@@ -34,8 +35,8 @@ final class RequestFields {
           RejectReason.EMPTY_MODEL, "'model' is empty (expected a model name)");
     }
     model = value;
-    modelStart = parser.currentTokenLocation().getByteOffset();
-    modelEnd = parser.currentLocation().getByteOffset();
+    modelStart = parser.currentTokenLocation().getByteOffset() + shift;
+    modelEnd = parser.currentLocation().getByteOffset() + shift;
   }
 
   void onBoolean(Slot slot, boolean value) {
