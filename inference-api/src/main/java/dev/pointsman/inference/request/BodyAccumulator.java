@@ -48,8 +48,9 @@ public final class BodyAccumulator implements AutoCloseable {
   }
 
   /**
-   * {@code elide}: whether string content the extractor does not read is left out before the JSON
-   * parser decodes it ({@link ValueStrings}); off only to check that leaving out changes nothing.
+   * {@code elide}: whether string content is taken out of the JSON parser's way ({@link
+   * ValueStrings}: prompt text decoded straight into the extractor, content nobody reads skipped);
+   * off only to check that doing so changes nothing.
    */
   BodyAccumulator(JsonParser parser, ParserLimits limits, ApiKind kind, boolean elide) {
     this.parser = parser;
@@ -108,7 +109,7 @@ public final class BodyAccumulator implements AutoCloseable {
       names.finish(toSeparators);
       separators.finish(this::parseComplete);
     } catch (IOException e) {
-      throw fail(JsonFailures.rejection(e, strings.elidedBytes()));
+      throw fail(JsonFailures.rejection(e, strings.takenBytes()));
     } catch (RequestRejectedException e) {
       throw fail(e);
     }
@@ -129,7 +130,7 @@ public final class BodyAccumulator implements AutoCloseable {
       close();
       return result;
     } catch (IOException e) {
-      throw fail(JsonFailures.truncation(e, strings.elidedBytes()));
+      throw fail(JsonFailures.truncation(e, strings.takenBytes()));
     } catch (RequestRejectedException e) {
       throw fail(e);
     }
@@ -140,9 +141,9 @@ public final class BodyAccumulator implements AutoCloseable {
     return fed;
   }
 
-  /** How many bytes of string content were left out before the JSON parser (nobody read them). */
-  long bytesLeftOut() {
-    return strings.elidedBytes();
+  /** How many bytes of string content were taken out of the JSON parser's way. */
+  long bytesTakenOut() {
+    return strings.takenBytes();
   }
 
   /** Releases the parser's buffers; further feeding is an error. */
@@ -177,7 +178,7 @@ public final class BodyAccumulator implements AutoCloseable {
     try {
       utf8.feed(bytes, offset, length, toNames);
     } catch (IOException e) {
-      throw fail(JsonFailures.rejection(e, strings.elidedBytes()));
+      throw fail(JsonFailures.rejection(e, strings.takenBytes()));
     } catch (RequestRejectedException e) {
       throw fail(e);
     }
@@ -201,18 +202,18 @@ public final class BodyAccumulator implements AutoCloseable {
     }
     int from = offset;
     while (from < end && !extractor.isDone()) {
-      if (strings.eliding()) {
-        from = strings.elide(bytes, from, end);
-        if (!strings.eliding()) {
-          extractor.elided(strings.takeChars(), strings.elidedBytes());
+      if (strings.takingOut()) {
+        from = strings.takeOut(bytes, from, end);
+        if (!strings.takingOut()) {
+          extractor.taken(strings.takenBytes());
           toParser(strings.held(), 0, strings.release());
         }
       } else {
         int stop = strings.pass(bytes, from, end);
         toParser(bytes, from, stop);
         from = stop;
-        if (strings.opened()) {
-          strings.keep(elide ? extractor.wantedChars() : Long.MAX_VALUE);
+        if (strings.opened() && elide && !extractor.parserReads()) {
+          strings.takeOut(extractor.textFor());
         }
       }
     }

@@ -16,7 +16,7 @@ final class JsonFailures {
 
   /**
    * The rejection for a parse failure; {@code shift} bytes of the body were never given to the
-   * parser before the failure (left out of strings), so its offsets are that much short.
+   * parser before the failure (taken out of strings), so its offsets are that much short.
    */
   static RequestRejectedException rejection(IOException e, long shift) {
     RejectReason reason = reasonFor(e);

@@ -18,20 +18,41 @@ final class PromptText extends Writer {
     this.max = max;
   }
 
-  /**
-   * Appends the current string token of {@code parser} as a new segment, followed by {@code elided}
-   * characters the parser never saw (counted, never kept: they come after the room ran out).
-   */
-  void append(JsonParser parser, long elided) throws IOException {
-    if (segments++ > 0) {
-      chars++;
-      keep('\n');
-    }
+  /** Appends the current string token of {@code parser} as a new segment. */
+  void append(JsonParser parser) throws IOException {
+    beginSegment();
     int length = parser.getTextLength();
     if (room() > 0 && length > 0) {
       parser.getText(this);
     }
-    chars += length + elided;
+    chars += length;
+  }
+
+  /**
+   * Begins a new segment whose characters come through {@link #write} (kept while there is room)
+   * and {@link #count}.
+   */
+  void beginSegment() {
+    if (segments++ > 0) {
+      chars++;
+      keep('\n');
+    }
+  }
+
+  /**
+   * Says that about {@code chars} more characters may come through {@link #write}, so the kept text
+   * grows once rather than by doubling from a small start.
+   */
+  void expect(int chars) {
+    int wanted = Math.min(room(), chars);
+    if (wanted > 0) {
+      builder(wanted).ensureCapacity(kept.length() + wanted);
+    }
+  }
+
+  /** Counts {@code n} characters of the current segment, kept or not. */
+  void count(long n) {
+    chars += n;
   }
 
   boolean isEmpty() {

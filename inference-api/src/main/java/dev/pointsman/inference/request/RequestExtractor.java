@@ -14,12 +14,6 @@ import java.util.OptionalInt;
 final class RequestExtractor {
   static final int MAX_MODEL_CHARS = 1024;
 
-  /**
-   * Characters of prompt text decoded past the kept prefix's room, so that where a string is cut
-   * never decides what is kept (a separator, a character past U+FFFF straddling the end).
-   */
-  private static final int CUT_MARGIN = 4;
-
   private final int maxDepth;
   private final int maxPrefixChars;
   private final Frame[] frames;
@@ -30,8 +24,8 @@ final class RequestExtractor {
   private int skipping;
   private Slot pending = Slot.NONE;
   private int modelKeys;
-  private long elidedBytes;
-  private long elidedChars;
+  private long takenBytes;
+  private boolean captured;
   private boolean started;
   private boolean done;
 
@@ -67,37 +61,47 @@ final class RequestExtractor {
   }
 
   /**
-   * How many characters of the value string the parser has just opened are read: all of a model
-   * name, of prompt text or instructions what the kept prefix still has room for (and a few more),
-   * none of anything else. The rest may be left out before the parser decodes it ({@link
-   * ValueStrings}), then reported with {@link #elided}.
+   * Whether the parser is to decode the value string it has just opened: a model name, or anything
+   * outside the request object. Otherwise its content is taken out of the parser's way ({@link
+   * ValueStrings}) into {@link #textFor()} or nowhere.
    */
-  long wantedChars() {
-    if (!started || done || skipping > 0) {
-      return skipping > 0 ? 0 : Long.MAX_VALUE;
+  boolean parserReads() {
+    if (!started || done) {
+      return true;
     }
-    Frame frame = frames[depth - 1];
-    Slot slot = frame.isArray() ? frame.elementSlot() : pending;
-    if (slot == Slot.MODEL) {
-      return Long.MAX_VALUE;
-    }
-    PromptText text = slot.isText() ? prompt : slot == Slot.INSTRUCTIONS ? instructions : null;
-    int room = text == null ? 0 : text.room();
-    return room <= 0 ? 0 : room + CUT_MARGIN;
+    return skipping == 0 && slot() == Slot.MODEL;
   }
 
   /**
-   * Characters of the value string now being parsed that the parser did not see (they count towards
-   * the string), and the bytes left out of the body so far (they shift every offset after them).
+   * Where the text of the value string the parser has just opened goes, its segment begun: the
+   * prompt or the instructions; null for a string nobody reads. Its token then reads as empty.
    */
-  void elided(long chars, long bodyBytes) {
-    elidedChars += chars;
-    elidedBytes = bodyBytes;
+  PromptText textFor() {
+    if (skipping > 0) {
+      return null;
+    }
+    Slot slot = slot();
+    PromptText text = slot.isText() ? prompt : slot == Slot.INSTRUCTIONS ? instructions : null;
+    if (text != null) {
+      text.beginSegment();
+      captured = true;
+    }
+    return text;
+  }
+
+  private Slot slot() {
+    Frame frame = frames[depth - 1];
+    return frame.isArray() ? frame.elementSlot() : pending;
+  }
+
+  /** The bytes taken out of the parser's way so far: they shift every offset after them. */
+  void taken(long bodyBytes) {
+    takenBytes = bodyBytes;
   }
 
   /** The parser's byte offset {@code parserOffset} in the body as sent. */
   long bodyOffset(long parserOffset) {
-    return parserOffset + elidedBytes;
+    return parserOffset + takenBytes;
   }
 
   /** Whether the root object has been closed. */
@@ -172,14 +176,14 @@ final class RequestExtractor {
   }
 
   private void onString(JsonParser parser, Slot slot) throws IOException {
-    long elided = elidedChars;
-    elidedChars = 0;
-    if (slot.isText()) {
-      prompt.append(parser, elided);
+    if (captured) {
+      captured = false; // its text went to the prompt at its opening quote; the parser saw ""
+    } else if (slot.isText()) {
+      prompt.append(parser);
     } else if (slot == Slot.INSTRUCTIONS) {
-      instructions.append(parser, elided);
+      instructions.append(parser);
     } else if (slot == Slot.MODEL) {
-      fields.onModel(parser, elidedBytes);
+      fields.onModel(parser, takenBytes);
     }
   }
 
@@ -198,9 +202,7 @@ final class RequestExtractor {
   }
 
   private void skip(JsonToken token) {
-    if (token == JsonToken.VALUE_STRING) {
-      elidedChars = 0; // nobody counts a skipped string's characters
-    } else if (token.isStructStart()) {
+    if (token.isStructStart()) {
       skipping++;
       enter();
     } else if (token.isStructEnd()) {

@@ -17,7 +17,7 @@ final class RequestFields {
   int maxOutputTokens = -1;
   private boolean maxFromNewKey;
 
-  /** The model name; {@code shift} bytes left out before it put the parser's offsets back. */
+  /** The model name; {@code shift} bytes taken out before it put the parser's offsets back. */
   void onModel(JsonParser parser, long shift) throws IOException {
     int length = parser.getTextLength();
     if (length > RequestExtractor.MAX_MODEL_CHARS) {

@@ -55,7 +55,7 @@ public final class RequestParser {
     return start(kind, true);
   }
 
-  /** {@code elide}: off only to check that leaving unread string content out changes nothing. */
+  /** {@code elide}: off only to check that taking strings out of Jackson's way changes nothing. */
   BodyAccumulator start(ApiKind kind, boolean elide) {
     try {
       return new BodyAccumulator(json.createNonBlockingByteArrayParser(), limits, kind, elide);

@@ -5,11 +5,12 @@ import java.util.Arrays;
 
 /**
  * Holds back the separators (whitespace, {@code ','} and {@code ':'}) a chunk ends with, and passes
- * them on together with the first byte of the next token. Jackson's non-blocking parser (2.21)
- * forgets, when its input runs out after a comma or colon in an object, that a name or value must
- * follow: {@code {"a": }} and {@code {"a":1, }} were accepted when a chunk ended between the
- * separator and the brace, and refused otherwise. Given whole, it refuses them. The bytes held are
- * at most those of one run of separators, bounded by the body limit. Not thread-safe.
+ * them on together with the first character of the next token (whole: what follows sees whole UTF-8
+ * characters, as {@link Utf8Check} passes them). Jackson's non-blocking parser (2.21) forgets, when
+ * its input runs out after a comma or colon in an object, that a name or value must follow: {@code
+ * {"a": }} and {@code {"a":1, }} were accepted when a chunk ended between the separator and the
+ * brace, and refused otherwise. Given whole, it refuses them. The bytes held are at most those of
+ * one run of separators, bounded by the body limit. Not thread-safe.
  */
 final class SeparatorHold {
   private byte[] held = new byte[16];
@@ -32,9 +33,10 @@ final class SeparatorHold {
       while (isSeparator(bytes[token])) {
         token++;
       }
-      append(bytes, offset, token + 1 - offset);
+      int next = token + characterLength(bytes[token]); // a character whole, as it came
+      append(bytes, offset, next - offset);
       pass(sink);
-      from = token + 1;
+      from = next;
     }
     sink.accept(bytes, from, tail - from);
     append(bytes, tail, end - tail);
@@ -57,6 +59,12 @@ final class SeparatorHold {
     }
     System.arraycopy(bytes, offset, held, count, length);
     count += length;
+  }
+
+  /** The length of the UTF-8 character {@code lead} begins (the bytes are checked already). */
+  private static int characterLength(byte lead) {
+    int c = lead & 0xFF;
+    return c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
   }
 
   private static boolean isSeparator(byte b) {

@@ -1,48 +1,50 @@
 package dev.pointsman.inference.request;
 
 /**
- * Finds the value strings of a JSON body in the bytes on their way to the JSON parser and, where
- * the extractor has no use for the rest of one, leaves that rest out: the parser sees the string
- * cut short and never decodes what nobody reads (a long prompt past the kept prefix, an image's
- * base64 data). What is left out is counted: its bytes, so the parser's offsets can be put back,
+ * Finds the value strings of a JSON body in the bytes on their way to the JSON parser and takes the
+ * content of those the extractor does not need the parser for out of its way: prompt text is
+ * decoded here straight into its {@link PromptText} (as much as it keeps, the rest only counted),
+ * anything else nobody reads (an image's base64 data, a tool's description) is skipped; the parser
+ * sees an empty string. So the parser never decodes a long prompt into its own buffers to have it
+ * copied again. What is taken out is counted: its bytes, so the parser's offsets can be put back,
  * and its UTF-16 characters as the parser would have decoded them (an escape is one, a character
- * past U+FFFF two), so a prompt's length does not change. Leaving out stops at anything the parser
- * refuses inside a string (a raw control character, an escape JSON does not have), which then goes
- * to the parser with the rest of the string, so the refusal is the one the whole string gets. The
- * bytes are UTF-8 already checked. Not thread-safe.
+ * past U+FFFF two). Taking out stops at anything the parser refuses inside a string (a raw control
+ * character, an escape JSON does not have), which then goes to the parser with the rest of the
+ * string, so the refusal is the one the whole string gets. The bytes come as whole UTF-8
+ * characters, already checked ({@link Utf8Check}). Not thread-safe.
  *
  * <p>Used in turns: {@link #pass} says how far bytes go to the parser; when it stops at a value
- * string's opening quote ({@link #opened()}), the parser is given and drains everything before
- * deciding, with {@link #keep}, how much of the string it gets; then {@link #elide} while {@link
- * #eliding()}.
+ * string's opening quote ({@link #opened()}), the parser is given and drains everything before it,
+ * then {@link #takeOut} decides; {@link #takeOut(byte[], int, int)} runs while {@link
+ * #takingOut()}.
  */
 final class ValueStrings {
   private enum State {
     OUTSIDE,
     NAME,
     VALUE,
-    ELIDING
+    TAKING_OUT
   }
 
   private final JsonStructure structure;
   private State state = State.OUTSIDE;
   private boolean escaped;
-  private int hexLeft;
-  private long keep;
   private boolean opened;
+  private PromptText text;
   private final byte[] escape = new byte[6];
   private int escapeLength;
-  private long elidedBytes;
-  private long elidedChars;
+  private final char[] decoded = new char[512];
+  private int decodedLength;
+  private long takenBytes;
+  private int next;
 
   ValueStrings(int maxDepth) {
     this.structure = new JsonStructure(maxDepth);
   }
 
   /**
-   * Scans from {@code from} and returns where bytes stop going to the parser: {@code end}, just
-   * after a value string's opening quote ({@link #opened()}), or where a kept string's rest begins
-   * ({@link #eliding()} from there).
+   * Scans from {@code from} and returns where bytes stop going to the parser: {@code end}, or just
+   * after a value string's opening quote ({@link #opened()}).
    */
   int pass(byte[] bytes, int from, int end) {
     opened = false;
@@ -52,23 +54,17 @@ final class ValueStrings {
         JsonStructure.Opened o = structure.outside(c);
         if (o != JsonStructure.Opened.NOTHING) {
           escaped = false;
-          hexLeft = 0;
-          keep = Long.MAX_VALUE;
           state = o == JsonStructure.Opened.NAME ? State.NAME : State.VALUE;
           if (o == JsonStructure.Opened.VALUE) {
             opened = true;
             return i + 1;
           }
         }
-      } else if (state == State.VALUE
-          && keep <= 0
-          && !escaped
-          && hexLeft == 0
-          && c != '"'
-          && (c & 0xC0) != 0x80) {
-        state = State.ELIDING;
-        return i;
-      } else if (closes(c)) {
+      } else if (escaped) {
+        escaped = false; // the parser checks the escape; a refused one ends the parse
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
         state = State.OUTSIDE;
       }
     }
@@ -81,68 +77,184 @@ final class ValueStrings {
   }
 
   /**
-   * How many UTF-16 characters of the string just opened go to the parser before the rest is left
-   * out.
+   * Takes the content of the string just opened out of the parser's way: decoded into {@code into}
+   * (its segment begun already), or skipped where {@code into} is null.
    */
-  void keep(long chars) {
-    keep = chars;
+  void takeOut(PromptText into) {
+    text = into;
+    state = State.TAKING_OUT;
   }
 
-  /** Whether the rest of the current string is being left out. */
-  boolean eliding() {
-    return state == State.ELIDING;
+  /** Whether the content of the current string is being taken out. */
+  boolean takingOut() {
+    return state == State.TAKING_OUT;
   }
 
   /**
-   * Leaves bytes out from {@code from} and returns where that stopped: {@code end}, or the closing
+   * Takes bytes out from {@code from} and returns where that stopped: {@code end}, or the closing
    * quote or refused byte from which the string goes on to the parser. When it stopped, the parser
    * first gets the {@link #release() held} bytes of an escape found to be refused.
    */
-  int elide(byte[] bytes, int from, int end) {
+  int takeOut(byte[] bytes, int from, int end) {
+    PromptText into = text;
+    if (into != null) {
+      into.expect(end - from); // at most a character a byte
+    }
     int i = from;
     long units = 0;
     try {
       while (i < end) {
-        byte c = bytes[i];
+        int c = bytes[i] & 0xFF;
         if (escapeLength > 0) {
           if (!continuesEscape(c)) {
-            stopEliding();
+            stop();
             return i;
           }
-          escape[escapeLength++] = c;
+          escape[escapeLength++] = (byte) c;
           if (escapeLength == 6 || escapeLength == 2 && c != 'u') {
-            elidedBytes += escapeLength;
+            takenBytes += escapeLength;
             units++;
+            decodeEscape();
             escapeLength = 0;
           }
           i++;
-        } else if (c == '"' || (c & 0xFF) < 0x20) {
-          stopEliding();
+        } else if (c == '"' || c < 0x20) {
+          stop();
           return i;
         } else if (c == '\\') {
-          escape[0] = c;
+          escape[0] = (byte) c;
           escapeLength = 1;
           i++;
         } else {
           int run = i;
-          while (i < end && (c = bytes[i]) != '"' && c != '\\' && (c & 0xFF) >= 0x20) {
-            if ((c & 0xC0) != 0x80) {
-              units += (c & 0xF8) == 0xF0 ? 2 : 1;
-            }
-            i++;
+          if (text != null && text.room() > decodedLength) {
+            i = decode(bytes, i, end);
+            units += i - run; // ASCII only: one unit a byte
           }
-          elidedBytes += i - run;
+          if (i == run) {
+            units += skip(bytes, i, end);
+            i = next;
+          }
+          takenBytes += i - run;
         }
       }
       return end;
     } finally {
-      elidedChars += units;
+      if (into != null) {
+        flush(into);
+        into.count(units);
+      }
+    }
+  }
+
+  /**
+   * Decodes a run of ASCII characters into the buffer while the text has room; returns where it
+   * stopped (a wide character is left to {@link #skip}).
+   */
+  private int decode(byte[] bytes, int i, int end) {
+    int room = text.room();
+    while (i < end && decodedLength < room) {
+      int c = bytes[i] & 0xFF;
+      if (c < 0x80) {
+        if (c == '"' || c == '\\' || c < 0x20) {
+          return i;
+        }
+        put((char) c);
+        i++;
+      } else {
+        return i; // the caller's skip counts and decodes a wide character
+      }
+    }
+    return i;
+  }
+
+  /**
+   * Counts the UTF-16 units of a run of ordinary characters (decoding the wide ones there is still
+   * room for) up to a quote, backslash or control character; leaves its end in {@link #next}.
+   */
+  private long skip(byte[] bytes, int i, int end) {
+    long units = 0;
+    while (i < end) {
+      int c = bytes[i] & 0xFF;
+      if (c == '"' || c == '\\' || c < 0x20) {
+        break;
+      }
+      if (c < 0x80) {
+        if (text != null && text.room() > decodedLength) {
+          break; // back to the ASCII decoder
+        }
+        units++;
+        i++;
+        continue;
+      }
+      int length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+      units += length == 4 ? 2 : 1;
+      if (text != null && text.room() > decodedLength && i + length <= end) {
+        putCodePoint(bytes, i, length);
+      }
+      i += length;
+    }
+    next = i;
+    return units;
+  }
+
+  private void putCodePoint(byte[] bytes, int i, int length) {
+    int cp =
+        switch (length) {
+          case 2 -> (bytes[i] & 0x1F) << 6 | bytes[i + 1] & 0x3F;
+          case 3 -> (bytes[i] & 0x0F) << 12 | (bytes[i + 1] & 0x3F) << 6 | bytes[i + 2] & 0x3F;
+          default ->
+              (bytes[i] & 0x07) << 18
+                  | (bytes[i + 1] & 0x3F) << 12
+                  | (bytes[i + 2] & 0x3F) << 6
+                  | bytes[i + 3] & 0x3F;
+        };
+    if (length == 4) {
+      put(Character.highSurrogate(cp));
+      put(Character.lowSurrogate(cp));
+    } else {
+      put((char) cp);
+    }
+  }
+
+  private void decodeEscape() {
+    if (text == null || text.room() <= decodedLength) {
+      return;
+    }
+    put(
+        switch (escape[1]) {
+          case 'b' -> '\b';
+          case 'f' -> '\f';
+          case 'n' -> '\n';
+          case 'r' -> '\r';
+          case 't' -> '\t';
+          case 'u' ->
+              (char)
+                  (Character.digit(escape[2], 16) << 12
+                      | Character.digit(escape[3], 16) << 8
+                      | Character.digit(escape[4], 16) << 4
+                      | Character.digit(escape[5], 16));
+          default -> (char) escape[1]; // '"', '\\', '/'
+        });
+  }
+
+  private void put(char c) {
+    if (decodedLength == decoded.length) {
+      flush(text);
+    }
+    decoded[decodedLength++] = c;
+  }
+
+  private void flush(PromptText into) {
+    if (decodedLength > 0) {
+      into.write(decoded, 0, decodedLength);
+      decodedLength = 0;
     }
   }
 
   /**
    * The bytes of an escape held while it was checked, which the parser gets before the rest of the
-   * string when leaving out stopped at it or the body ended inside it; their count, then none.
+   * string when taking out stopped at it or the body ended inside it; their count, then none.
    */
   int release() {
     int n = escapeLength;
@@ -155,37 +267,12 @@ final class ValueStrings {
     return escape;
   }
 
-  /** Bytes left out so far, over the whole body. */
-  long elidedBytes() {
-    return elidedBytes;
+  /** Bytes taken out so far, over the whole body. */
+  long takenBytes() {
+    return takenBytes;
   }
 
-  /** UTF-16 characters left out of the string whose elision just stopped; then zero. */
-  long takeChars() {
-    long n = elidedChars;
-    elidedChars = 0;
-    return n;
-  }
-
-  /** Follows a string's content; whether {@code c} closes it. */
-  private boolean closes(byte c) {
-    if (hexLeft > 0) {
-      hexLeft--;
-    } else if (escaped) {
-      escaped = false;
-      hexLeft = c == 'u' ? 4 : 0;
-    } else if (c == '\\') {
-      escaped = true;
-      keep--;
-    } else if (c == '"') {
-      return true;
-    } else if ((c & 0xC0) != 0x80) {
-      keep -= (c & 0xF8) == 0xF0 ? 2 : 1;
-    }
-    return false;
-  }
-
-  private boolean continuesEscape(byte c) {
+  private boolean continuesEscape(int c) {
     if (escapeLength == 1) {
       return switch (c) {
         case '"', '\\', '/', 'b', 'f', 'n', 'r', 't', 'u' -> true;
@@ -196,10 +283,9 @@ final class ValueStrings {
   }
 
   /** The rest of the string goes to the parser, the escape held (if any) first. */
-  private void stopEliding() {
+  private void stop() {
     state = State.VALUE;
-    keep = Long.MAX_VALUE;
     escaped = escapeLength == 1;
-    hexLeft = escapeLength >= 2 ? 6 - escapeLength : 0;
+    text = null;
   }
 }

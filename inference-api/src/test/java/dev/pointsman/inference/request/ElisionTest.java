@@ -13,18 +13,21 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Leaving unread string content out before the JSON parser ({@link ValueStrings}) changes nothing a
- * caller sees: each body gives the same request (prefix, length, token estimate, the model's byte
- * span) or the same rejection, reason and message, as the parser given every byte, however the body
- * is cut into chunks; and the content really is left out.
+ * Taking string content out of the JSON parser's way ({@link ValueStrings}: prompt text decoded
+ * straight into the extractor, content nobody reads skipped) changes nothing a caller sees: each
+ * body gives the same request (prefix, length, token estimate, the model's byte span) or the same
+ * rejection, reason and message, as the parser given and decoding every byte, however the body is
+ * cut into chunks; and the content really does not reach the parser.
  *
  * <p>The byte offset in a message is compared where the parser reports it exactly: at a structural
- * error after content left out. Inside a string the parser reports where its current run of input
+ * error after content taken out. Inside a string the parser reports where its current run of input
  * began (the string's start when given whole), which depends on how the body was cut, with or
- * without leaving out; those messages are compared without it.
+ * without taking out; those messages are compared without it.
  */
 class ElisionTest {
-  /** A small kept prefix, so that strings are cut inside and around escapes and wide characters. */
+  /**
+   * A small kept prefix, so that the kept text ends inside and around escapes and wide characters.
+   */
   private static final ParserLimits SMALL_PREFIX = new ParserLimits(1 << 20, 12, 16);
 
   private static final RequestParser DEFAULTS = RequestParser.withDefaults();
@@ -47,14 +50,14 @@ class ElisionTest {
         "{\"model\":\"m\",\"tools\":[{\"function\":{\"name\":\"f\",\"description\":\"a long"
             + " description \\u0041\"}}],\"prompt\":\"p\"}",
         "{\"model\":\"m\",\"user\":\"\",\"prompt\":\"\",\"stop\":[\"\\n\",\"\"]}",
-        // refused inside content that is left out: raw control characters, bad escapes
+        // refused inside content taken out: raw control characters, bad escapes
         "{\"model\":\"m\",\"prompt\":\"0123456789abcdefgh\nrest\"}",
         "{\"model\":\"m\",\"user\":\"abc\tdef\"}",
         "{\"model\":\"m\",\"prompt\":\"0123456789abcdefgh\\xrest\"}",
         "{\"model\":\"m\",\"user\":\"abc\\u12G4\"}",
         "{\"model\":\"m\",\"user\":\"abc\\u12\"}",
         "{\"model\":\"m\",\"user\":\"abc\\\"}",
-        // cut short inside content that is left out, and inside an escape there
+        // cut short inside content taken out, and inside an escape there
         "{\"model\":\"m\",\"prompt\":\"0123456789abcdefghijk",
         "{\"model\":\"m\",\"user\":\"abc\\u00",
         "{\"model\":\"m\",\"user\":\"abc\\",
@@ -72,14 +75,12 @@ class ElisionTest {
   }
 
   @ParameterizedTest
-  @MethodSource("structuralErrorsAfterElision")
-  void anErrorAfterContentLeftOutIsReportedAtItsByte(String body) {
+  @MethodSource("structuralErrorsAfterTakingOut")
+  void anErrorAfterContentTakenOutIsReportedAtItsByte(String body) {
     assertEveryCutAsWhole(body, true);
   }
 
-  /**
-   * Every cut with leaving out gives what the whole body gives without; {@code exact}: offsets too.
-   */
+  /** Every cut, taking out, gives what the whole body gives without; {@code exact}: offsets too. */
   private static void assertEveryCutAsWhole(String body, boolean exact) {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     for (RequestParser parser : List.of(SMALL, DEFAULTS)) {
@@ -96,7 +97,7 @@ class ElisionTest {
     }
   }
 
-  static Stream<String> structuralErrorsAfterElision() {
+  static Stream<String> structuralErrorsAfterTakingOut() {
     return Stream.of(
         "{\"model\":\"m\",\"user\":\"a long unread value \\u00e9\\n\" x}",
         "{\"model\":\"m\",\"prompt\":\"0123456789abcdefghijklmnop\uD83D\uDE00\",,\"b\":1}",
@@ -150,7 +151,7 @@ class ElisionTest {
   }
 
   @Test
-  void aLongPromptIsLeftOutPastTheKeptPrefix() {
+  void aLongPromptNeverReachesTheParser() {
     String prompt = "The quick brown fox \\u00e9 jumps. ".repeat(7_000); // about 240 KB
     byte[] bytes =
         ("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"" + prompt + "\"}]}")
@@ -159,8 +160,8 @@ class ElisionTest {
       try (BodyAccumulator body = DEFAULTS.start(ApiKind.CHAT, true)) {
         chunks.forEach(body::feed);
         ParsedRequest request = body.finish();
-        assertThat(body.bytesLeftOut())
-            .as("bytes never decoded")
+        assertThat(body.bytesTakenOut())
+            .as("bytes the parser never saw")
             .isGreaterThan(bytes.length - (ParserLimits.DEFAULT_MAX_PREFIX_CHARS + 1_000L) * 6 / 5);
         assertThat(request.promptChars()).isEqualTo(prompt.length() - 5L * 7_000);
         assertThat(request.promptPrefix()).hasSize(ParserLimits.DEFAULT_MAX_PREFIX_CHARS);
@@ -170,7 +171,7 @@ class ElisionTest {
     try (BodyAccumulator off = DEFAULTS.start(ApiKind.CHAT, false)) {
       off.feed(bytes);
       off.finish();
-      assertThat(off.bytesLeftOut()).isZero();
+      assertThat(off.bytesTakenOut()).isZero();
     }
   }
 
