@@ -53,16 +53,19 @@ public final class DataPathAB {
     List<String> positional = new ArrayList<>();
     String heap = "1g";
     String warmupMax = "60";
+    String concurrency = "0";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--heap" -> heap = args[++i];
         case "--warmup-max" -> warmupMax = args[++i];
+        case "--concurrency" -> concurrency = args[++i];
         default -> positional.add(args[i]);
       }
     }
     if (positional.size() < 3) {
       throw new IllegalArgumentException(
-          "usage: DataPathAB [--heap 1g] [--warmup-max S] BODY_BYTES RATE SECONDS [ROUNDS]");
+          "usage: DataPathAB [--heap 1g] [--warmup-max S] [--concurrency N] BODY_BYTES RATE"
+              + " SECONDS [ROUNDS]");
     }
     int body = Integer.parseInt(positional.get(0));
     int rate = Integer.parseInt(positional.get(1));
@@ -71,10 +74,10 @@ public final class DataPathAB {
     String loadStart = loadAverage();
     System.out.printf(
         Locale.ROOT,
-        "data path A/B: body %d B, %d req/s, %d s measured, %d rounds, heap %s; load average at"
+        "data path A/B: body %d B, %s, %d s measured, %d rounds, heap %s; load average at"
             + " start %s%n",
         body,
-        rate,
+        concurrency.equals("0") ? rate + " req/s" : concurrency + " concurrent streams",
         seconds,
         rounds,
         heap,
@@ -85,7 +88,11 @@ public final class DataPathAB {
       List<String> order = round % 2 == 0 ? TARGETS : TARGETS.reversed();
       for (String target : order) {
         List<String> command =
-            child(target, heap, warmupMax, List.of("" + rate, "" + seconds, "" + body));
+            child(
+                target,
+                heap,
+                warmupMax,
+                List.of("--concurrency", concurrency, "" + rate, "" + seconds, "" + body));
         Map<String, Double> r = runChild(command, target + " r" + (round + 1));
         results.get(target).add(r);
       }

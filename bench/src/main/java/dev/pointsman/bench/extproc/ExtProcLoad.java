@@ -23,25 +23,32 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongConsumer;
 
 /**
  * A loopback load run of the picker's ext_proc service, playing Envoy's FULL_DUPLEX_STREAMED side
- * over a real TLS socket at a fixed request rate (open loop). The added latency of one request is
- * the time from sending its last request-body chunk to receiving the last echoed chunk: how long
- * Envoy holds the request because of the picker (parse, decide, echo).
+ * over a real TLS socket at a fixed request rate (open loop), or with a fixed number of streams
+ * each starting its next request when the last one ends ({@code --concurrency N}, closed loop: many
+ * long prompts at once, as GIE#2928 reports them). The added latency of one request is the time
+ * from sending its last request-body chunk to receiving the last echoed chunk: how long Envoy holds
+ * the request because of the picker (parse, decide, echo).
  *
  * <p>Usage: {@code ExtProcLoad [--target picker|echo] [--machine] [--warmup-min S] [--warmup-max S]
- * RATE SECONDS BODY_BYTES [ENDPOINTS]}. {@code --target echo} loads the {@link EchoExtProc}
- * baseline instead of the picker, on the same server. The warm-up runs in one-second slices until
- * the JIT has settled (see {@link #warmUp}). {@code --machine} adds one {@code ab-result} line of
- * key=value figures per request over the measured window (CPU, allocation, young GCs), which {@link
- * DataPathAB} reads.
+ * [--concurrency N] RATE SECONDS BODY_BYTES [ENDPOINTS]} (RATE is ignored with {@code
+ * --concurrency}). {@code --target echo} loads the {@link EchoExtProc} baseline instead of the
+ * picker, on the same server. The warm-up runs in one-second slices until the JIT has settled (see
+ * {@link #warmUp}). {@code --machine} adds one {@code ab-result} line of key=value figures per
+ * request over the measured window (CPU, allocation, young GCs), which {@link DataPathAB} reads.
  */
 public final class ExtProcLoad {
   private static final int CHUNK = 16 * 1024;
@@ -58,7 +65,7 @@ public final class ExtProcLoad {
       System.gc();
       counters.resetMaxPause();
       JvmCounters.Snapshot before = counters.read();
-      Result r = run(channel, body, o.rate(), o.seconds(), "measured");
+      Result r = run(channel, body, o, o.seconds(), "measured");
       JvmCounters.Snapshot after = counters.read();
       System.out.println(o.target() + " " + r);
       if (o.machine()) {
@@ -77,19 +84,22 @@ public final class ExtProcLoad {
       String target,
       boolean machine,
       int warmupMinSeconds,
-      int warmupMaxSeconds) {
+      int warmupMaxSeconds,
+      int concurrency) {
     static Options parse(String[] args) {
       List<String> positional = new ArrayList<>();
       String target = "picker";
       boolean machine = false;
       int warmMin = -1;
       int warmMax = 60;
+      int concurrency = 0;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--target" -> target = args[++i];
           case "--machine" -> machine = true;
           case "--warmup-min" -> warmMin = Integer.parseInt(args[++i]);
           case "--warmup-max" -> warmMax = Integer.parseInt(args[++i]);
+          case "--concurrency" -> concurrency = Integer.parseInt(args[++i]);
           default -> positional.add(args[i]);
         }
       }
@@ -99,7 +109,7 @@ public final class ExtProcLoad {
       if (positional.size() < 3) {
         throw new IllegalArgumentException(
             "usage: ExtProcLoad [--target picker|echo] [--machine] [--warmup-min S]"
-                + " [--warmup-max S] RATE SECONDS BODY_BYTES [ENDPOINTS]");
+                + " [--warmup-max S] [--concurrency N] RATE SECONDS BODY_BYTES [ENDPOINTS]");
       }
       int seconds = Integer.parseInt(positional.get(1));
       return new Options(
@@ -110,7 +120,8 @@ public final class ExtProcLoad {
           target,
           machine,
           warmMin >= 0 ? warmMin : Math.max(5, seconds / 2),
-          warmMax);
+          warmMax,
+          concurrency);
     }
   }
 
@@ -138,7 +149,7 @@ public final class ExtProcLoad {
     long grew = Long.MAX_VALUE;
     while (s < o.warmupMaxSeconds()) {
       long before = counters.compileMillis();
-      run(channel, body, o.rate(), 1, "warm-up");
+      run(channel, body, o, 1, "warm-up");
       grew = counters.compileMillis() - before;
       s++;
       quiet = grew <= SETTLED_COMPILE_MILLIS ? quiet + 1 : 0;
@@ -260,6 +271,14 @@ public final class ExtProcLoad {
   }
 
   private static Result run(
+      ManagedChannel channel, byte[] body, Options o, int seconds, String label)
+      throws InterruptedException {
+    return o.concurrency() > 0
+        ? closedLoop(channel, body, o.concurrency(), seconds, label)
+        : openLoop(channel, body, o.rate(), seconds, label);
+  }
+
+  private static Result openLoop(
       ManagedChannel channel, byte[] body, int rate, int seconds, String label)
       throws InterruptedException {
     int total = rate * seconds;
@@ -272,7 +291,17 @@ public final class ExtProcLoad {
     for (int i = 0; i < total; i++) {
       int id = i;
       clock.schedule(
-          () -> one(channel, body, id, latencies, errors, done),
+          () ->
+              one(
+                  channel,
+                  body,
+                  ns -> {
+                    latencies.set(id, ns < 0 ? Long.MAX_VALUE : ns);
+                    if (ns < 0) {
+                      errors.incrementAndGet();
+                    }
+                    done.countDown();
+                  }),
           start + i * periodNanos - System.nanoTime(),
           TimeUnit.NANOSECONDS);
     }
@@ -284,17 +313,67 @@ public final class ExtProcLoad {
       sorted[i] = latencies.get(i);
     }
     Arrays.sort(sorted);
-    return new Result(label, rate, body.length, total, total / wall, errors.get(), sorted);
+    return new Result(
+        label, "rate " + rate + "/s", body.length, total, total / wall, errors.get(), sorted);
   }
 
-  private static void one(
-      ManagedChannel channel,
-      byte[] body,
-      int id,
-      AtomicLongArray latencies,
-      AtomicInteger errors,
-      CountDownLatch done) {
+  /**
+   * {@code concurrency} streams, each starting its next request as soon as its last one ended,
+   * until {@code seconds} have passed; requests still running then finish and count.
+   */
+  private static Result closedLoop(
+      ManagedChannel channel, byte[] body, int concurrency, int seconds, String label)
+      throws InterruptedException {
+    Queue<Long> latencies = new ConcurrentLinkedQueue<>();
+    AtomicInteger errors = new AtomicInteger();
+    CountDownLatch streams = new CountDownLatch(concurrency);
+    ExecutorService starter = Executors.newSingleThreadExecutor();
+    long start = System.nanoTime();
+    long end = start + seconds * 1_000_000_000L;
+    for (int w = 0; w < concurrency; w++) {
+      starter.execute(
+          new Runnable() {
+            @Override
+            public void run() {
+              if (System.nanoTime() >= end) {
+                streams.countDown();
+                return;
+              }
+              Runnable next = this;
+              one(
+                  channel,
+                  body,
+                  ns -> {
+                    latencies.add(ns < 0 ? Long.MAX_VALUE : ns);
+                    if (ns < 0) {
+                      errors.incrementAndGet();
+                    }
+                    starter.execute(next);
+                  });
+            }
+          });
+    }
+    streams.await(seconds + 60L, TimeUnit.SECONDS);
+    double wall = (System.nanoTime() - start) / 1e9;
+    starter.shutdownNow();
+    long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
+    return new Result(
+        label,
+        concurrency + " concurrent",
+        body.length,
+        sorted.length,
+        sorted.length / wall,
+        errors.get(),
+        sorted);
+  }
+
+  /**
+   * Sends one request on a new stream; {@code finished} gets its added latency in nanoseconds, or
+   * -1 when the picker answered with an immediate response or the stream failed.
+   */
+  private static void one(ManagedChannel channel, byte[] body, LongConsumer finished) {
     long[] lastSent = new long[1];
+    AtomicBoolean over = new AtomicBoolean();
     StreamObserver<ProcessingRequest> out =
         ExternalProcessorGrpc.newStub(channel)
             .process(
@@ -307,20 +386,25 @@ public final class ExtProcLoad {
                             .getBodyMutation()
                             .getStreamedResponse()
                             .getEndOfStream()) {
-                      latencies.set(id, System.nanoTime() - lastSent[0]);
-                      done.countDown();
+                      end(System.nanoTime() - lastSent[0]);
                     } else if (r.hasImmediateResponse()) {
-                      errors.incrementAndGet();
-                      latencies.set(id, Long.MAX_VALUE);
-                      done.countDown();
+                      end(-1);
                     }
                   }
 
                   @Override
-                  public void onError(Throwable t) {}
+                  public void onError(Throwable t) {
+                    end(-1);
+                  }
 
                   @Override
                   public void onCompleted() {}
+
+                  private void end(long ns) {
+                    if (over.compareAndSet(false, true)) {
+                      finished.accept(ns);
+                    }
+                  }
                 });
     out.onNext(headers());
     for (int at = 0; at < body.length; at += CHUNK) {
@@ -429,15 +513,21 @@ public final class ExtProcLoad {
   }
 
   record Result(
-      String label, int rate, int bodyBytes, int requests, double achieved, int errors, long[] ns) {
+      String label,
+      String load,
+      int bodyBytes,
+      int requests,
+      double achieved,
+      int errors,
+      long[] ns) {
     @Override
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "%s: rate %d/s (achieved %.0f/s), body %d B, %d requests, %d errors, added latency"
+          "%s: %s (achieved %.0f/s), body %d B, %d requests, %d errors, added latency"
               + " p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms",
           label,
-          rate,
+          load,
           achieved,
           bodyBytes,
           requests,
