@@ -81,7 +81,7 @@ final class RequestPhase {
           0);
     }
     RequestParser.checkContentType(head.contentType());
-    body = context.parser().start(head.path());
+    body = context.parser().start(head.path()).expectLength(head.contentLength());
     feed = new BodyFeed(body);
     if (mode == BodyMode.BUFFERED) {
       send.accept(Responses.continueRequestHeaders());

@@ -406,7 +406,7 @@ public final class ExtProcLoad {
                     }
                   }
                 });
-    out.onNext(headers());
+    out.onNext(headers(body.length));
     for (int at = 0; at < body.length; at += CHUNK) {
       int end = Math.min(body.length, at + CHUNK);
       if (end == body.length) {
@@ -425,14 +425,21 @@ public final class ExtProcLoad {
 
   /** The request headers Envoy sends first on each stream (the harness's and its tests'). */
   static ProcessingRequest headers() {
+    return headers(-1);
+  }
+
+  /** The same with {@code content-length}, as a client that sends a whole JSON body gives it. */
+  static ProcessingRequest headers(long contentLength) {
     HeaderMap.Builder h = HeaderMap.newBuilder();
-    for (String[] kv :
-        new String[][] {
-          {":method", "POST"},
-          {":path", "/v1/chat/completions"},
-          {":authority", "gateway"},
-          {"content-type", "application/json"}
-        }) {
+    List<String[]> headers = new ArrayList<>();
+    headers.add(new String[] {":method", "POST"});
+    headers.add(new String[] {":path", "/v1/chat/completions"});
+    headers.add(new String[] {":authority", "gateway"});
+    headers.add(new String[] {"content-type", "application/json"});
+    if (contentLength >= 0) {
+      headers.add(new String[] {"content-length", Long.toString(contentLength)});
+    }
+    for (String[] kv : headers) {
       h.addHeaders(
           HeaderValue.newBuilder()
               .setKey(kv[0])

@@ -37,6 +37,7 @@ public final class BodyAccumulator implements AutoCloseable {
   private final long maxBodyBytes;
   private long fed;
   private long passed;
+  private long declared = -1;
   private boolean begun;
   private byte[] scratch;
   private RequestRejectedException failure;
@@ -93,6 +94,15 @@ public final class BodyAccumulator implements AutoCloseable {
       parse(scratch, 0, n);
       done += n;
     }
+  }
+
+  /**
+   * The body's declared length ({@code content-length}), or -1: a hint to size the kept prompt text
+   * once, never trusted for limits (a body longer or shorter than declared parses the same).
+   */
+  public BodyAccumulator expectLength(long bytes) {
+    declared = bytes;
+    return this;
   }
 
   /** Ends the body and returns what was parsed; may be called again for the same result. */
@@ -213,7 +223,13 @@ public final class BodyAccumulator implements AutoCloseable {
         toParser(bytes, from, stop);
         from = stop;
         if (strings.opened() && elide && !extractor.parserReads()) {
-          strings.takeOut(extractor.textFor());
+          PromptText text = extractor.textFor();
+          if (text != null) {
+            // at most a character a byte: what is left of the body, declared or at hand
+            long rest = declared >= 0 ? declared - (at + from - offset) : end - from;
+            text.expect((int) Math.max(0, Math.min(Integer.MAX_VALUE, rest)));
+          }
+          strings.takeOut(text);
         }
       }
     }

@@ -98,7 +98,7 @@ final class ValueStrings {
   int takeOut(byte[] bytes, int from, int end) {
     PromptText into = text;
     if (into != null) {
-      into.expect(end - from); // at most a character a byte
+      into.expect(end - from); // at most a character a byte (a no-op once sized for the body)
     }
     int i = from;
     long units = 0;

@@ -104,6 +104,28 @@ class ElisionTest {
         "{\"user\":\"unread unread unread\",\"model\":\"m\",\"prompt\":[\"k\",\"long long long\" 1]}");
   }
 
+  /** A declared length only sizes the kept text: right, short, absurd or absent, same outcome. */
+  @ParameterizedTest
+  @MethodSource("corpus")
+  void aDeclaredLengthChangesNothing(String name) {
+    byte[] bytes = CorpusTest.corpus(name);
+    for (RequestParser parser : List.of(SMALL, DEFAULTS)) {
+      String expected = exactOutcome(parser, List.of(bytes), false);
+      for (long declared : new long[] {bytes.length, 0, 7, Long.MAX_VALUE, -1}) {
+        try (BodyAccumulator body = parser.start(ApiKind.CHAT, true).expectLength(declared)) {
+          String actual;
+          try {
+            chunks(bytes, 64).forEach(body::feed);
+            actual = body.finish().toString();
+          } catch (RequestRejectedException e) {
+            actual = e.reason() + ": " + e.getMessage();
+          }
+          assertThat(actual).as("%s declared %d", name, declared).isEqualTo(expected);
+        }
+      }
+    }
+  }
+
   @ParameterizedTest
   @MethodSource("corpus")
   void theCorpusParsesAsBefore(String name) {
