@@ -43,9 +43,10 @@ class ReplicatedPickerTest {
                   + port
                   + ", discovery: {members: "
                   + members
-                  + "}, failureMillis: 1000, expectedMembers: 2}\n"));
+                  + "}, failureMillis: 1000, expectedMembers: 2, stateTimeoutMillis: 30000}\n"));
     }
-    // a join waits on JGroups' own timers, which a loaded build stretches
+    // a join waits on JGroups' own timers, which a loaded build stretches; so may the join's
+    // state transfer (a CI run saw it pass the default 5 s, which the status line then reports)
     Await.until(
         "both joined, each with the other's report",
         Duration.ofSeconds(60),
