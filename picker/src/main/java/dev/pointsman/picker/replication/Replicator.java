@@ -312,15 +312,35 @@ public final class Replicator implements Receiver, AutoCloseable {
     }
   }
 
-  /** After a partition heals: fetches and merges a snapshot from each other side. */
+  /**
+   * After a partition heals: fetches and merges a snapshot from each other side, in turn with it.
+   * Two sides fetching from each other at once can stall both transfers (each requester holds its
+   * barrier closed while it reads; a CI run saw two merged pickers deaf to each other for the whole
+   * state timeout), so of each pair of sides, the one whose coordinator sorts first fetches at once
+   * and the other after the state timeout, when the first transfer is over either way.
+   */
   private void absorbMerge(MergeView merge) {
     JChannel ch = channel;
     if (ch == null) {
       return;
     }
+    Address me = ch.getAddress();
+    Address mine = null;
     for (View side : merge.getSubgroups()) {
-      if (!side.containsMember(ch.getAddress())) {
-        fetchState(side.getCoord(), false);
+      if (side.containsMember(me)) {
+        mine = side.getCoord();
+      }
+    }
+    for (View side : merge.getSubgroups()) {
+      if (side.containsMember(me)) {
+        continue;
+      }
+      Address from = side.getCoord();
+      if (mine == null || mine.compareTo(from) < 0) {
+        fetchState(from, false);
+      } else {
+        executor.schedule(
+            () -> fetchState(from, false), cfg.stateTimeoutMillis() + 500L, TimeUnit.MILLISECONDS);
       }
     }
   }
