@@ -36,7 +36,7 @@ final class ValueStrings {
   private final char[] decoded = new char[512];
   private int decodedLength;
   private long takenBytes;
-  private int next;
+  private long units;
 
   ValueStrings(int maxDepth) {
     this.structure = new JsonStructure(maxDepth);
@@ -101,7 +101,7 @@ final class ValueStrings {
       into.expect(end - from); // at most a character a byte (a no-op once sized for the body)
     }
     int i = from;
-    long units = 0;
+    units = 0;
     try {
       while (i < end) {
         int c = bytes[i] & 0xFF;
@@ -127,14 +127,7 @@ final class ValueStrings {
           i++;
         } else {
           int run = i;
-          if (text != null && text.room() > decodedLength) {
-            i = decode(bytes, i, end);
-            units += i - run; // ASCII only: one unit a byte
-          }
-          if (i == run) {
-            units += skip(bytes, i, end);
-            i = next;
-          }
+          i = ordinary(bytes, i, end);
           takenBytes += i - run;
         }
       }
@@ -148,54 +141,32 @@ final class ValueStrings {
   }
 
   /**
-   * Decodes a run of ASCII characters into the buffer while the text has room; returns where it
-   * stopped (a wide character is left to {@link #skip}).
+   * Counts the UTF-16 units of a run of ordinary characters, up to a quote, backslash or control
+   * character, decoding those the text still has room for; returns where the run ended.
    */
-  private int decode(byte[] bytes, int i, int end) {
-    int room = text.room();
-    while (i < end && decodedLength < room) {
-      int c = bytes[i] & 0xFF;
-      if (c < 0x80) {
-        if (c == '"' || c == '\\' || c < 0x20) {
-          return i;
-        }
-        put((char) c);
-        i++;
-      } else {
-        return i; // the caller's skip counts and decodes a wide character
-      }
-    }
-    return i;
-  }
-
-  /**
-   * Counts the UTF-16 units of a run of ordinary characters (decoding the wide ones there is still
-   * room for) up to a quote, backslash or control character; leaves its end in {@link #next}.
-   */
-  private long skip(byte[] bytes, int i, int end) {
-    long units = 0;
+  private int ordinary(byte[] bytes, int i, int end) {
     while (i < end) {
       int c = bytes[i] & 0xFF;
       if (c == '"' || c == '\\' || c < 0x20) {
         break;
       }
+      boolean keep = text != null && text.room() > decodedLength;
       if (c < 0x80) {
-        if (text != null && text.room() > decodedLength) {
-          break; // back to the ASCII decoder
+        if (keep) {
+          put((char) c);
         }
         units++;
         i++;
-        continue;
+      } else {
+        int length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        if (keep) {
+          putCodePoint(bytes, i, length);
+        }
+        units += length == 4 ? 2 : 1;
+        i += length;
       }
-      int length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-      units += length == 4 ? 2 : 1;
-      if (text != null && text.room() > decodedLength && i + length <= end) {
-        putCodePoint(bytes, i, length);
-      }
-      i += length;
     }
-    next = i;
-    return units;
+    return i;
   }
 
   private void putCodePoint(byte[] bytes, int i, int length) {
