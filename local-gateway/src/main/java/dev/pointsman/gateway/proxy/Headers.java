@@ -1,5 +1,6 @@
 package dev.pointsman.gateway.proxy;
 
+import dev.pointsman.extproc.RoutingHeaders;
 import dev.pointsman.gateway.http.HeaderList;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.DefaultHttpResponse;
@@ -23,7 +24,7 @@ final class Headers {
    * Routing headers a client must not set: the list of deploy/envoy/envoy.yaml's early header
    * mutation and header-mutation filter, which remove them before the route is computed.
    */
-  static final List<String> ROUTING = dev.pointsman.extproc.RoutingHeaders.STRIPPED;
+  static final List<String> ROUTING = RoutingHeaders.STRIPPED;
 
   private static final Set<String> CONNECTION_SPECIFIC =
       Set.of(

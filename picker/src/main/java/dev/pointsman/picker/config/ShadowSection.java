@@ -1,5 +1,6 @@
 package dev.pointsman.picker.config;
 
+import dev.pointsman.extproc.RoutingHeaders;
 import java.util.Locale;
 
 /**
@@ -39,7 +40,7 @@ public record ShadowSection(Boolean enabled, String destination, String balancer
                 + " (expected the name of the request header in which the balancer in front names"
                 + " its endpoint, with destination: balancer)");
       }
-      if (dev.pointsman.extproc.RoutingHeaders.STRIPPED.contains(balancerHeader)) {
+      if (RoutingHeaders.STRIPPED.contains(balancerHeader)) {
         throw new IllegalArgumentException(
             "balancerHeader: '"
                 + balancerHeader
