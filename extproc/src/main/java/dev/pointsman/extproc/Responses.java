@@ -122,7 +122,10 @@ public final class Responses {
   private static ProcessingResponse withDestination(
       ProcessingResponse.Builder r, String destination, String fallbacks) {
     if (destination != null) {
-      r.setDynamicMetadata(destinationMetadata(destination, fallbacks));
+      r.setDynamicMetadata(
+          fallbacks == null || fallbacks.isEmpty()
+              ? RoutingProtos.metadata(destination)
+              : destinationMetadata(destination, fallbacks));
     }
     return r.build();
   }
@@ -210,7 +213,13 @@ public final class Responses {
 
   private static CommonResponse routing(Map<String, String> headers) {
     HeaderMutation.Builder mutation = HeaderMutation.newBuilder();
-    headers.forEach((k, v) -> mutation.addSetHeaders(header(k, v)));
+    for (Map.Entry<String, String> h : headers.entrySet()) {
+      String name = h.getKey();
+      mutation.addSetHeaders(
+          RoutingProtos.repeats(name)
+              ? RoutingProtos.header(name, h.getValue())
+              : header(name, h.getValue()));
+    }
     return CommonResponse.newBuilder().setHeaderMutation(mutation).setClearRouteCache(true).build();
   }
 

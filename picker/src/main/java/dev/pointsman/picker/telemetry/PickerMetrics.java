@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,12 +18,19 @@ import java.util.concurrent.TimeUnit;
  * from fixed sets; never request ids or endpoint addresses.
  */
 public final class PickerMetrics implements ExtProcObserver {
-  private final MeterRegistry registry;
   private final DecisionLog log;
   private final Timer decisionTime;
+  private final HeldMeters<Counter> decisions;
+  private final HeldMeters<Counter> requests;
+  private final HeldMeters<Counter> errors;
+  private final HeldMeters<Timer> ttft;
+  private final HeldMeters<Counter> responses;
+  private final HeldMeters<DistributionSummary> promptTokens;
+  private final HeldMeters<Counter> cachedTokens;
+  private final HeldMeters<Counter> streams;
+  private final Counter balancerIgnored;
 
   public PickerMetrics(MeterRegistry registry, DecisionLog log) {
-    this.registry = registry;
     this.log = log;
     this.decisionTime =
         Timer.builder("inference.extension.scheduler.e2e.duration")
@@ -31,6 +39,73 @@ public final class PickerMetrics implements ExtProcObserver {
             .minimumExpectedValue(Duration.ofNanos(1_000))
             .maximumExpectedValue(Duration.ofMillis(100))
             .register(registry);
+    this.decisions =
+        new HeldMeters<>(
+            (pool, result) ->
+                Counter.builder("pointsman.decisions")
+                    .description("Routing decisions by result")
+                    .tag("pool", pool)
+                    .tag("result", result)
+                    .register(registry));
+    this.requests =
+        new HeldMeters<>(
+            (model, unused) ->
+                Counter.builder("inference.objective.request")
+                    .description("Requests routed, by model")
+                    .tag("model_name", model)
+                    .register(registry));
+    this.errors =
+        new HeldMeters<>(
+            (reason, status) ->
+                Counter.builder("inference.objective.request.error")
+                    .description("Requests refused, by reason and HTTP status")
+                    .tag("error_code", reason)
+                    .tag("status", status)
+                    .register(registry));
+    this.ttft =
+        new HeldMeters<>(
+            (pool, unused) ->
+                Timer.builder("pointsman.ttft")
+                    .description("Observed time to first response byte, from the decision")
+                    .tag("pool", pool)
+                    .publishPercentileHistogram()
+                    .minimumExpectedValue(Duration.ofMillis(1))
+                    .maximumExpectedValue(Duration.ofSeconds(60))
+                    .register(registry));
+    this.responses =
+        new HeldMeters<>(
+            (pool, end) ->
+                Counter.builder("pointsman.responses")
+                    .description("Routed requests whose response ended, by how")
+                    .tag("pool", pool)
+                    .tag("end", end.toLowerCase(Locale.ROOT))
+                    .register(registry));
+    this.promptTokens =
+        new HeldMeters<>(
+            (pool, unused) ->
+                DistributionSummary.builder("pointsman.prompt.tokens")
+                    .tag("pool", pool)
+                    .register(registry));
+    this.cachedTokens =
+        new HeldMeters<>(
+            (pool, unused) ->
+                Counter.builder("pointsman.cached.prompt.tokens")
+                    .description("Prompt tokens the model servers reported as served from cache")
+                    .tag("pool", pool)
+                    .register(registry));
+    this.streams =
+        new HeldMeters<>(
+            (how, unused) ->
+                Counter.builder("pointsman.extproc.streams")
+                    .description("ext_proc streams ended, by how")
+                    .tag("end", how)
+                    .register(registry));
+    this.balancerIgnored =
+        Counter.builder("pointsman.shadow.balancer.ignored")
+            .description(
+                "Shadow mode, destination balancer: the balancer's endpoint was not a candidate, so"
+                    + " the request took the default route")
+            .register(registry);
   }
 
   @Override
@@ -38,16 +113,12 @@ public final class PickerMetrics implements ExtProcObserver {
     decisionTime.record(decisionNanos, TimeUnit.NANOSECONDS);
     switch (outcome) {
       case RouteOutcome.Routed r -> {
-        decisions(r.pool(), "routed").increment();
-        Counter.builder("inference.objective.request")
-            .description("Requests routed, by model")
-            .tag("model_name", r.model())
-            .register(registry)
-            .increment();
+        decisions.get(r.pool(), "routed").increment();
+        requests.get(r.model()).increment();
       }
       case RouteOutcome.Rejected j ->
           // counted in inference_objective_request_error_total by onRejected, like every refusal
-          decisions("", j.reason()).increment();
+          decisions.get("", j.reason()).increment();
     }
     log.record(input, outcome, decisionNanos);
   }
@@ -55,74 +126,30 @@ public final class PickerMetrics implements ExtProcObserver {
   /** Every refusal, whether routing's or the protocol's, arrives here exactly once. */
   @Override
   public void onRejected(String reason, int httpStatus) {
-    errors(reason, httpStatus).increment();
+    errors.get(reason, Integer.toString(httpStatus)).increment();
   }
 
   @Override
   public void onCompleted(RouteOutcome.Routed routed, Completion completion) {
     if (completion.ttftNanos() >= 0) {
-      Timer.builder("pointsman.ttft")
-          .description("Observed time to first response byte, from the decision")
-          .tag("pool", routed.pool())
-          .publishPercentileHistogram()
-          .minimumExpectedValue(Duration.ofMillis(1))
-          .maximumExpectedValue(Duration.ofSeconds(60))
-          .register(registry)
-          .record(completion.ttftNanos(), TimeUnit.NANOSECONDS);
+      ttft.get(routed.pool()).record(completion.ttftNanos(), TimeUnit.NANOSECONDS);
     }
-    Counter.builder("pointsman.responses")
-        .description("Routed requests whose response ended, by how")
-        .tag("pool", routed.pool())
-        .tag("end", completion.end().name().toLowerCase(java.util.Locale.ROOT))
-        .register(registry)
-        .increment();
+    responses.get(routed.pool(), completion.end().name()).increment();
     if (completion.usage().promptTokens() >= 0) {
-      DistributionSummary.builder("pointsman.prompt.tokens")
-          .tag("pool", routed.pool())
-          .register(registry)
-          .record(completion.usage().promptTokens());
+      promptTokens.get(routed.pool()).record(completion.usage().promptTokens());
     }
     if (completion.usage().cachedTokens() >= 0) {
-      Counter.builder("pointsman.cached.prompt.tokens")
-          .description("Prompt tokens the model servers reported as served from cache")
-          .tag("pool", routed.pool())
-          .register(registry)
-          .increment(completion.usage().cachedTokens());
+      cachedTokens.get(routed.pool()).increment(completion.usage().cachedTokens());
     }
   }
 
   @Override
   public void onBalancerChoiceIgnored() {
-    Counter.builder("pointsman.shadow.balancer.ignored")
-        .description(
-            "Shadow mode, destination balancer: the balancer's endpoint was not a candidate, so the"
-                + " request took the default route")
-        .register(registry)
-        .increment();
+    balancerIgnored.increment();
   }
 
   @Override
   public void onStreamEnd(String how) {
-    Counter.builder("pointsman.extproc.streams")
-        .description("ext_proc streams ended, by how")
-        .tag("end", how)
-        .register(registry)
-        .increment();
-  }
-
-  private Counter decisions(String pool, String result) {
-    return Counter.builder("pointsman.decisions")
-        .description("Routing decisions by result")
-        .tag("pool", pool)
-        .tag("result", result)
-        .register(registry);
-  }
-
-  private Counter errors(String reason, int status) {
-    return Counter.builder("inference.objective.request.error")
-        .description("Requests refused, by reason and HTTP status")
-        .tag("error_code", reason)
-        .tag("status", Integer.toString(status))
-        .register(registry);
+    streams.get(how).increment();
   }
 }

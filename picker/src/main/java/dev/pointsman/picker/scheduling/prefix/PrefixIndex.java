@@ -1,8 +1,9 @@
 package dev.pointsman.picker.scheduling.prefix;
 
+import it.unimi.dsi.fastutil.longs.LongIterator;
+import it.unimi.dsi.fastutil.longs.LongLinkedOpenHashSet;
 import java.util.Collection;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,7 +12,8 @@ import java.util.function.ToIntFunction;
 
 /**
  * An approximate index of which endpoint probably holds which prompt-prefix blocks in its KV cache:
- * the blocks of the prompts the picker sent it, most recent kept, bounded per endpoint (LRU).
+ * the blocks of the prompts the picker sent it, most recent kept, bounded per endpoint (LRU). Block
+ * keys are kept unboxed.
  *
  * <p>Thread-safe: lookups read a concurrent map without locking; recording a pick locks only the
  * chosen endpoint's LRU.
@@ -38,15 +40,14 @@ public final class PrefixIndex {
     if (blocks.length == 0) {
       return;
     }
-    Lru lru = byEndpoint.computeIfAbsent(address, a -> new Lru(capacityPerEndpoint));
+    Lru lru = byEndpoint.computeIfAbsent(address, a -> new Lru(a, capacityPerEndpoint));
     synchronized (lru) {
       for (long block : blocks) {
-        if (lru.put(block, Boolean.TRUE) == null) {
-          holders.add(block, address);
-        }
-        if (lru.evicted != null) {
-          holders.remove(lru.evicted, address);
-          lru.evicted = null;
+        if (lru.blocks.addAndMoveToLast(block)) {
+          holders.add(block, lru.self);
+          if (lru.blocks.size() > lru.capacity) {
+            holders.remove(lru.blocks.removeFirstLong(), address);
+          }
         }
       }
     }
@@ -101,11 +102,8 @@ public final class PrefixIndex {
     }
     synchronized (lru) {
       lru.capacity = bound;
-      var it = lru.entrySet().iterator();
-      while (lru.size() > bound && it.hasNext()) {
-        Long block = it.next().getKey();
-        it.remove();
-        holders.remove(block, address);
+      while (lru.blocks.size() > bound) {
+        holders.remove(lru.blocks.removeFirstLong(), address);
       }
     }
   }
@@ -118,8 +116,9 @@ public final class PrefixIndex {
         Lru lru = byEndpoint.remove(address);
         if (lru != null) {
           synchronized (lru) {
-            for (Long block : lru.keySet()) {
-              holders.remove(block, address);
+            LongIterator it = lru.blocks.iterator();
+            while (it.hasNext()) {
+              holders.remove(it.nextLong(), address);
             }
           }
         }
@@ -134,7 +133,7 @@ public final class PrefixIndex {
       return 0;
     }
     synchronized (lru) {
-      return lru.size();
+      return lru.blocks.size();
     }
   }
 
@@ -147,7 +146,7 @@ public final class PrefixIndex {
     for (Map.Entry<String, Lru> e : byEndpoint.entrySet()) {
       Lru lru = e.getValue();
       synchronized (lru) {
-        out.put(e.getKey(), lru.keySet().stream().mapToLong(Long::longValue).toArray());
+        out.put(e.getKey(), lru.blocks.toLongArray());
       }
     }
     return out;
@@ -158,22 +157,18 @@ public final class PrefixIndex {
     return holders.size();
   }
 
-  private static final class Lru extends LinkedHashMap<Long, Boolean> {
+  /**
+   * One endpoint's blocks, least recently used first; guarded by itself. {@code self} is the
+   * endpoint's holder array in {@link BlockHolders}.
+   */
+  private static final class Lru {
+    final LongLinkedOpenHashSet blocks = new LongLinkedOpenHashSet();
+    final String[] self;
     volatile int capacity;
-    Long evicted;
 
-    Lru(int capacity) {
-      super(16, 0.75f, true);
+    Lru(String address, int capacity) {
+      this.self = BlockHolders.self(address);
       this.capacity = capacity;
-    }
-
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
-      if (size() > capacity) {
-        evicted = eldest.getKey();
-        return true;
-      }
-      return false;
     }
   }
 }

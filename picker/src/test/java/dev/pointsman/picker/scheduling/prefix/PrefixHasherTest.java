@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pointsman.picker.scheduling.Fixtures;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -72,6 +74,31 @@ class PrefixHasherTest {
 
     assertThat(new PrefixHasher(64, 256).hash("m", t))
         .containsExactly(Arrays.copyOf(new PrefixHasher(64, 1000).hash("m", t), 256));
+  }
+
+  @Test
+  void blocksDifferingInTheHighCharactersOfTwoWordsStillHashApart() {
+    // Characters are folded in four to a word; changes confined to a word's top character must not
+    // cancel out in a later word (they would if the high bits never reached the low ones).
+    PrefixHasher hasher = new PrefixHasher(64, 1);
+    char[] base = "a".repeat(64).toCharArray();
+    Set<Long> seen = new HashSet<>();
+    seen.add(hasher.hash("m", new String(base))[0]);
+    base[3] = 'b';
+    for (int c = 0; c <= Character.MAX_VALUE; c++) {
+      base[7] = (char) c;
+      assertThat(seen.add(hasher.hash("m", new String(base))[0])).as("char %d", c).isTrue();
+    }
+  }
+
+  @Test
+  void aBlockLengthNotAMultipleOfFourHashesEveryCharacter() {
+    PrefixHasher hasher = new PrefixHasher(7, 2);
+    String t = "abcdefgABCDEFG";
+    long[] h = hasher.hash("m", t);
+    assertThat(hasher.hash("m", "abcdefxABCDEFG")[0]).isNotEqualTo(h[0]); // the odd tail character
+    assertThat(hasher.hash("m", "abcdefgABCDEFx")[1]).isNotEqualTo(h[1]);
+    assertThat(hasher.hash("m", "abcdefgABCDEFx")[0]).isEqualTo(h[0]);
   }
 
   @Test
