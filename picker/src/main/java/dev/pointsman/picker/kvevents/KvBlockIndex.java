@@ -2,12 +2,12 @@ package dev.pointsman.picker.kvevents;
 
 import dev.pointsman.picker.scheduling.prefix.BlockHolders;
 import dev.pointsman.picker.scheduling.prefix.TokenBlockHasher;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2LongLinkedOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2ObjectLinkedOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongIterator;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToIntFunction;
 
@@ -18,13 +18,14 @@ import java.util.function.ToIntFunction;
  * follow parents and evictions.
  *
  * <p>Bounded: at most {@code maxBlocksPerEndpoint} engine blocks per endpoint, plus a quarter of
- * that of recently evicted ones' keys (about 250 bytes per block in all, so the default 65,536
- * blocks cost about 16 MiB per endpoint at most); past it the oldest stored block is forgotten and
- * counted as an overflow (an engine never holds more blocks than its cache, so an overflow means
- * missed evictions or a bound set below the cache).
+ * that of recently evicted ones' keys (under 250 bytes per block in all, so the default 65,536
+ * blocks cost under 16 MiB per endpoint); past it the oldest stored block is forgotten and counted
+ * as an overflow (an engine never holds more blocks than its cache, so an overflow means missed
+ * evictions or a bound set below the cache).
  *
  * <p>Thread-safe: one writer per endpoint (its subscriber) under that endpoint's lock, membership
- * changes under the same lock; {@link #match} reads a concurrent map without locking.
+ * changes under the same lock; {@link #match} locks the holders' stripes only. Block keys and
+ * engine hashes are kept unboxed.
  */
 public final class KvBlockIndex {
 
@@ -45,7 +46,8 @@ public final class KvBlockIndex {
 
   /** Applies {@code events} from {@code address}'s engine, in order. */
   public Applied apply(String address, List<KvEvent> events) {
-    Held held = byEndpoint.computeIfAbsent(address, a -> new Held(maxBlocksPerEndpoint / 4 + 16));
+    Held held =
+        byEndpoint.computeIfAbsent(address, a -> new Held(a, maxBlocksPerEndpoint / 4 + 16));
     int[] counts = new int[5];
     synchronized (held) {
       for (KvEvent e : events) {
@@ -78,13 +80,16 @@ public final class KvBlockIndex {
     if (s.parentHash() == null) {
       parentKey = TokenBlockHasher.seed(s.adapter());
     } else {
-      Entry parent = held.byHash.get(s.parentHash());
-      Long evicted = parent == null ? held.evicted.get(s.parentHash()) : null;
-      if (parent == null && evicted == null) {
+      long parentHash = s.parentHash();
+      Entry parent = held.byHash.get(parentHash);
+      if (parent != null) {
+        parentKey = parent.key;
+      } else if (held.evicted.containsKey(parentHash)) {
+        parentKey = held.evicted.get(parentHash);
+      } else {
         counts[2]++;
         return;
       }
-      parentKey = parent != null ? parent.key : evicted;
     }
     held.blockSize = s.blockSize();
     int[] tokens = s.tokensShared();
@@ -97,15 +102,12 @@ public final class KvBlockIndex {
       } else {
         held.byHash.put(s.hash(i), new Entry(key));
         held.evicted.remove(s.hash(i));
-        if (held.keyRefs.merge(key, 1, Integer::sum) == 1) {
-          holders.add(key, address);
+        if (held.keyRefs.addTo(key, 1) == 0) {
+          holders.add(key, held.self);
         }
         counts[0]++;
         if (held.byHash.size() > maxBlocksPerEndpoint) {
-          Iterator<Map.Entry<Long, Entry>> it = held.byHash.entrySet().iterator();
-          Map.Entry<Long, Entry> eldest = it.next();
-          it.remove();
-          release(address, held, eldest.getValue().key);
+          release(address, held, held.byHash.removeFirst().key);
           counts[3]++;
         }
       }
@@ -123,21 +125,24 @@ public final class KvBlockIndex {
     }
     held.byHash.remove(hash);
     held.evicted.put(hash, e.key);
+    if (held.evicted.size() > held.evictedBound) {
+      held.evicted.removeFirstLong();
+    }
     release(address, held, e.key);
     return true;
   }
 
   private void release(String address, Held held, long key) {
-    Integer left = held.keyRefs.merge(key, -1, Integer::sum);
-    if (left != null && left <= 0) {
+    if (held.keyRefs.addTo(key, -1) <= 1) {
       held.keyRefs.remove(key);
       holders.remove(key, address);
     }
   }
 
   private void clear(String address, Held held) {
-    for (Long key : held.keyRefs.keySet()) {
-      holders.remove(key, address);
+    LongIterator keys = held.keyRefs.keySet().iterator();
+    while (keys.hasNext()) {
+      holders.remove(keys.nextLong(), address);
     }
     held.keyRefs.clear();
     held.byHash.clear();
@@ -201,7 +206,7 @@ public final class KvBlockIndex {
       return new long[0];
     }
     synchronized (held) {
-      long[] out = held.byHash.keySet().stream().mapToLong(Long::longValue).toArray();
+      long[] out = held.byHash.keySet().toLongArray();
       Arrays.sort(out);
       return out;
     }
@@ -229,19 +234,16 @@ public final class KvBlockIndex {
    * held its own copy of it can still be keyed when that request stores it.
    */
   private static final class Held {
-    final LinkedHashMap<Long, Entry> byHash = new LinkedHashMap<>();
-    final HashMap<Long, Integer> keyRefs = new HashMap<>();
-    final LinkedHashMap<Long, Long> evicted;
+    final Long2ObjectLinkedOpenHashMap<Entry> byHash = new Long2ObjectLinkedOpenHashMap<>();
+    final Long2IntOpenHashMap keyRefs = new Long2IntOpenHashMap();
+    final Long2LongLinkedOpenHashMap evicted = new Long2LongLinkedOpenHashMap();
+    final int evictedBound;
+    final String[] self;
     volatile int blockSize;
 
-    Held(int evictedBound) {
-      evicted =
-          new LinkedHashMap<>() {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
-              return size() > evictedBound;
-            }
-          };
+    Held(String address, int evictedBound) {
+      this.self = BlockHolders.self(address);
+      this.evictedBound = evictedBound;
     }
   }
 
