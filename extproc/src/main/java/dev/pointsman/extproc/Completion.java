@@ -20,6 +20,13 @@ public record Completion(
     /** The proxy or client went away (normal for Envoy: it resets side streams). */
     CANCELLED,
     /** The stream failed. */
-    ERROR
+    ERROR;
+
+    private final String label = name().toLowerCase(java.util.Locale.ROOT);
+
+    /** The name in lower case, as metrics label it. */
+    public String label() {
+      return label;
+    }
   }
 }

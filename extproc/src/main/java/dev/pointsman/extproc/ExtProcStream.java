@@ -175,7 +175,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     } else {
       request.endWithoutResponse(how);
     }
-    finish(how.name().toLowerCase(java.util.Locale.ROOT));
+    finish(how.label());
   }
 
   private void finish(String how) {

@@ -32,9 +32,7 @@ final class NameEscapes {
     for (int i = offset; i < end; i++) {
       if (inString && !name && !escaped && unitLength == 0) {
         // A value string, most of a body: only its end or an escape matters.
-        while (i < end && bytes[i] != '"' && bytes[i] != '\\') {
-          i++;
-        }
+        i = ByteScan.skipToQuoteOrBackslash(bytes, i, end);
         if (i == end) {
           break;
         }

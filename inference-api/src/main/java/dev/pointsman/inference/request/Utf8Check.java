@@ -51,9 +51,7 @@ final class Utf8Check {
     int complete = i;
     while (i < end) {
       if (pending == 0) {
-        while (i < end && bytes[i] >= 0) {
-          i++;
-        }
+        i = ByteScan.skipAscii(bytes, i, end);
         complete = i;
         if (i == end) {
           break;

@@ -145,28 +145,52 @@ final class ValueStrings {
    * character, decoding those the text still has room for; returns where the run ended.
    */
   private int ordinary(byte[] bytes, int i, int end) {
+    int left = text == null ? 0 : text.room() - decodedLength; // UTF-16 units still kept
     while (i < end) {
+      int run = ByteScan.skipPlainAscii(bytes, i, end);
+      if (run > i) {
+        int n = run - i;
+        if (left > 0) {
+          int k = Math.min(n, left);
+          putAscii(bytes, i, k);
+          left -= k;
+        }
+        units += n;
+        i = run;
+        if (i == end) {
+          break;
+        }
+      }
       int c = bytes[i] & 0xFF;
-      if (c == '"' || c == '\\' || c < 0x20) {
-        break;
-      }
-      boolean keep = text != null && text.room() > decodedLength;
       if (c < 0x80) {
-        if (keep) {
-          put((char) c);
-        }
-        units++;
-        i++;
-      } else {
-        int length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-        if (keep) {
-          putCodePoint(bytes, i, length);
-        }
-        units += length == 4 ? 2 : 1;
-        i += length;
+        break; // a quote, backslash or control character
       }
+      int length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+      int produced = length == 4 ? 2 : 1;
+      if (left > 0) {
+        putCodePoint(bytes, i, length);
+        left -= produced;
+      }
+      units += produced;
+      i += length;
     }
     return i;
+  }
+
+  /** Decodes {@code k} ASCII bytes from {@code from}. */
+  private void putAscii(byte[] bytes, int from, int k) {
+    while (k > 0) {
+      if (decodedLength == decoded.length) {
+        flush(text);
+      }
+      int n = Math.min(k, decoded.length - decodedLength);
+      for (int j = 0; j < n; j++) {
+        decoded[decodedLength + j] = (char) bytes[from + j];
+      }
+      decodedLength += n;
+      from += n;
+      k -= n;
+    }
   }
 
   private void putCodePoint(byte[] bytes, int i, int length) {

@@ -16,6 +16,7 @@ import dev.pointsman.picker.scheduling.SchedulingPolicy;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -136,9 +137,7 @@ public final class OneHopRouter implements Routing {
       resolution = null;
     }
     List<String> poolNames =
-        boundPool != null
-            ? List.of(boundPool)
-            : resolution.pools().stream().map(PoolTarget::pool).distinct().sorted().toList();
+        boundPool != null ? List.of(boundPool) : distinctSorted(resolution.pools());
     if (poolNames.isEmpty()) {
       return null;
     }
@@ -162,6 +161,17 @@ public final class OneHopRouter implements Routing {
         });
   }
 
+  private static List<String> distinctSorted(List<PoolTarget> targets) {
+    if (targets.size() == 1) {
+      return List.of(targets.get(0).pool());
+    }
+    TreeSet<String> names = new TreeSet<>();
+    for (PoolTarget t : targets) {
+      names.add(t.pool());
+    }
+    return List.copyOf(names);
+  }
+
   private static AppProtocol protocolOf(String pool, List<PoolSnapshot> snapshots) {
     for (PoolSnapshot s : snapshots) {
       if (s.pool().equals(pool)) {
@@ -176,11 +186,19 @@ public final class OneHopRouter implements Routing {
       return List.of(boundPool);
     }
     List<PoolTarget> targets = resolution.pools();
-    boolean equal = targets.stream().allMatch(t -> t.weight() == targets.get(0).weight());
-    if (equal) {
-      return targets.stream().map(PoolTarget::pool).toList();
+    if (targets.size() == 1) {
+      return List.of(targets.get(0).pool());
     }
-    return List.of(PoolTarget.choose(targets, random.get().nextDouble()).pool());
+    for (PoolTarget t : targets) {
+      if (t.weight() != targets.get(0).weight()) {
+        return List.of(PoolTarget.choose(targets, random.get().nextDouble()).pool());
+      }
+    }
+    List<String> all = new ArrayList<>(targets.size());
+    for (PoolTarget t : targets) {
+      all.add(t.pool());
+    }
+    return all;
   }
 
   @Override

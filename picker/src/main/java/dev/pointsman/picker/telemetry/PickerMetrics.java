@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -78,7 +77,7 @@ public final class PickerMetrics implements ExtProcObserver {
                 Counter.builder("pointsman.responses")
                     .description("Routed requests whose response ended, by how")
                     .tag("pool", pool)
-                    .tag("end", end.toLowerCase(Locale.ROOT))
+                    .tag("end", end)
                     .register(registry));
     this.promptTokens =
         new HeldMeters<>(
@@ -134,7 +133,7 @@ public final class PickerMetrics implements ExtProcObserver {
     if (completion.ttftNanos() >= 0) {
       ttft.get(routed.pool()).record(completion.ttftNanos(), TimeUnit.NANOSECONDS);
     }
-    responses.get(routed.pool(), completion.end().name()).increment();
+    responses.get(routed.pool(), completion.end().label()).increment();
     if (completion.usage().promptTokens() >= 0) {
       promptTokens.get(routed.pool()).record(completion.usage().promptTokens());
     }
