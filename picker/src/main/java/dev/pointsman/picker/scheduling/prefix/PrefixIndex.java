@@ -15,8 +15,8 @@ import java.util.function.ToIntFunction;
  * the blocks of the prompts the picker sent it, most recent kept, bounded per endpoint (LRU). Block
  * keys are kept unboxed.
  *
- * <p>Thread-safe: lookups read a concurrent map without locking; recording a pick locks only the
- * chosen endpoint's LRU.
+ * <p>Thread-safe: a lookup locks one stripe of {@link BlockHolders} per block, briefly; recording a
+ * pick locks the chosen endpoint's LRU, and a stripe per block it adds or evicts.
  */
 public final class PrefixIndex {
 
