@@ -267,7 +267,8 @@ public final class PickerCommand implements Callable<Integer> {
             : c.replication().withBindAddress(replicationBind),
         c.flowControl(),
         c.recording(),
-        c.shadow());
+        c.shadow(),
+        c.summary());
   }
 
   /** The pools with their endpoints on consecutive ports from {@code base}, in file order. */
