@@ -25,6 +25,13 @@ class ExamplesTest {
   }
 
   @Test
+  void fleetGatewayExampleIsValid() {
+    var c = dev.pointsman.fleet.config.FleetConfig.load(EXAMPLES.resolve("fleet-gateway.yaml"));
+    assertThat(c.clusters()).hasSize(2);
+    assertThat(c.regions()).containsExactly("us-east", "eu-west");
+  }
+
+  @Test
   void fleetExampleIsValid() {
     assertThat(FleetConfig.load(EXAMPLES.resolve("fleet.yaml")).pods()).hasSize(4);
   }

@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
           + " sloHeader, spillAt, objectives, summaries, failover, clusters): docs/fleet.md."
     },
     footerHeading = "%nExample:%n",
-    footer = {"  ./pointsman fleet --config examples/fleet.yaml"})
+    footer = {"  ./pointsman fleet --config examples/fleet-gateway.yaml"})
 public final class FleetCommand implements Callable<Integer> {
 
   @Option(
