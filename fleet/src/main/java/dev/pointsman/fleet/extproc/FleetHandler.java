@@ -10,6 +10,7 @@ import dev.pointsman.fleet.choice.Chooser;
 import dev.pointsman.fleet.config.FleetConfig;
 import dev.pointsman.fleet.routing.Cluster;
 import dev.pointsman.fleet.routing.ClusterOptions;
+import dev.pointsman.fleet.summary.Received;
 import dev.pointsman.fleet.telemetry.FleetMetrics;
 import dev.pointsman.inference.error.OpenAiError;
 import dev.pointsman.inference.request.ParsedRequest;
@@ -86,6 +87,10 @@ public final class FleetHandler implements ExtProcHandler {
             .findFirst()
             .orElseThrow();
     String gateway = cluster.config().gateway();
+    Received summary = cluster.summary().get();
+    if (summary != null) {
+      summary.sent().incrementAndGet();
+    }
     metrics.routed(cluster.name(), chosen.reason().label());
     return new Verdict.Forward(
         Map.of(Responses.DESTINATION, gateway), gateway, new Outcome(cluster));

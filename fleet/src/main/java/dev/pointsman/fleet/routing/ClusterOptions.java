@@ -28,8 +28,9 @@ public final class ClusterOptions {
           if (!p.serving() || (listed && !p.models().contains(model))) {
             continue;
           }
-          if (best < 0 || p.predictedTtftMillis() < best) {
-            best = p.predictedTtftMillis();
+          double predicted = p.predictedTtftMillis() + r.sent().get() * p.ttftPerRequestMillis();
+          if (best < 0 || predicted < best) {
+            best = predicted;
           }
           depth = Math.max(depth, r.prefixDepth(p.pool(), chain));
         }

@@ -7,18 +7,24 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A cluster's summary as the fleet accepted it, with each pool's hot prefix digests in a set for
- * per-request lookups.
+ * per-request lookups, and the requests the fleet has sent the cluster since.
+ *
+ * <p>Shared mutable state, named: {@code sent}, counted by request threads, read per request; it
+ * starts at 0 with each new summary, which reflects what was sent before it.
  *
  * @param summary what the cluster's picker published
  * @param hot each pool's hot prefix digests
+ * @param sent requests sent to the cluster since this summary arrived
  */
-public record Received(ClusterSummary summary, Map<String, Set<Long>> hot) {
+public record Received(ClusterSummary summary, Map<String, Set<Long>> hot, AtomicLong sent) {
   public Received {
     Objects.requireNonNull(summary, "summary");
     hot = Map.copyOf(hot);
+    Objects.requireNonNull(sent, "sent");
   }
 
   /**
@@ -47,7 +53,7 @@ public record Received(ClusterSummary summary, Map<String, Set<Long>> hot) {
     for (PoolSummary p : summary.pools()) {
       hot.put(p.pool(), Set.copyOf(new HashSet<>(p.hotPrefixes())));
     }
-    return new Received(summary, hot);
+    return new Received(summary, hot, new AtomicLong());
   }
 
   /**

@@ -38,6 +38,7 @@ public final class SummaryPoller implements AutoCloseable {
   private final AtomicBoolean busy = new AtomicBoolean();
   private final SummaryProtocol.SummaryRequest request;
   private volatile boolean failing;
+  private volatile boolean closed;
   private volatile ScheduledFuture<?> schedule;
 
   public SummaryPoller(
@@ -105,6 +106,9 @@ public final class SummaryPoller implements AutoCloseable {
 
   private void failed(String why) {
     busy.set(false);
+    if (closed) {
+      return; // the channel was shut down under the read
+    }
     health.summaryFailed(nanoClock.getAsLong());
     if (!failing) {
       failing = true;
@@ -125,6 +129,7 @@ public final class SummaryPoller implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     ScheduledFuture<?> s = schedule;
     if (s != null) {
       s.cancel(false);

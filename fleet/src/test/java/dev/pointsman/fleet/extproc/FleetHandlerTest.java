@@ -74,6 +74,10 @@ class FleetHandlerTest {
   }
 
   private void summary(String cluster, double ttft, List<Long> hot) {
+    summary(cluster, ttft, 0, hot);
+  }
+
+  private void summary(String cluster, double ttft, double perRequest, List<Long> hot) {
     summaries
         .get(cluster)
         .set(
@@ -93,6 +97,7 @@ class FleetHandlerTest {
                             2,
                             ttft < 0 ? 0 : 2,
                             ttft,
+                            perRequest,
                             0.1,
                             false,
                             0,
@@ -149,6 +154,21 @@ class FleetHandlerTest {
   void aTighterObjectiveInTheRequestSpillsToTheFasterDearerCluster() {
     // spot predicts 310 ms, on-demand 150 ms; 80% of 350 ms is 280 ms
     assertThat(gateway(decide(Map.of("x-slo-ttft-ms", "350")))).isEqualTo("10.0.0.2:8443");
+  }
+
+  @Test
+  void aBurstBetweenTwoSummariesSpillsOnceTheQueueItBuildsWouldPassTheMark() {
+    // spot: 10 ms away, 300 ms predicted, +100 ms per request sent; the mark is 800 ms
+    summary("spot", 300, 100, List.of());
+    List<String> burst = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      burst.add(gateway(decide(Map.of())));
+    }
+
+    assertThat(burst.subList(0, 5)).containsOnly("10.0.0.1:8443");
+    assertThat(burst.subList(5, 7)).containsOnly("10.0.0.2:8443");
+    summary("spot", 300, 100, List.of()); // the next summary counts what was sent
+    assertThat(gateway(decide(Map.of()))).isEqualTo("10.0.0.1:8443");
   }
 
   @Test

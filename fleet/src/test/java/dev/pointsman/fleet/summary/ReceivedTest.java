@@ -22,7 +22,8 @@ class ReceivedTest {
         250,
         1000,
         List.of(
-            new PoolSummary("main", List.of("llama"), 2, 2, 100, 0.1, false, 0, List.of(), hot)));
+            new PoolSummary(
+                "main", List.of("llama"), 2, 2, 100, 0, 0.1, false, 0, List.of(), hot)));
   }
 
   @Test

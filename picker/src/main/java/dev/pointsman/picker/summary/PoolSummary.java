@@ -14,6 +14,11 @@ import java.util.Objects;
  * @param predictedTtftMillis the lowest time to first token the picker predicts for a request of
  *     the reference size on any ready endpoint (queue, batch and speed included, no prefix-cache
  *     credit), or -1 when there is no ready endpoint or no prediction
+ * @param ttftPerRequestMillis how much that prediction grows with each further request of the
+ *     reference size sent to the pool before the next summary: the prefill of one such request on
+ *     the fastest endpoint, shared by the ready endpoints (0 when unknown). The fleet tier adds it
+ *     for every request it sends between two summaries, so a burst does not all go to the cluster
+ *     that looked idle
  * @param saturation the least loaded endpoint's queue as a fraction of the pool's queue threshold
  *     (0 idle, 1 or more full); 1 without a ready endpoint
  * @param saturated whether every ready endpoint is over the pool's saturation thresholds (a
@@ -30,6 +35,7 @@ public record PoolSummary(
     int endpoints,
     int readyEndpoints,
     double predictedTtftMillis,
+    double ttftPerRequestMillis,
     double saturation,
     boolean saturated,
     int queuedRequests,
@@ -48,6 +54,10 @@ public record PoolSummary(
     if (Double.isNaN(predictedTtftMillis) || Double.isNaN(saturation)) {
       throw new IllegalArgumentException(
           "predictedTtftMillis/saturation: NaN (expected a number; -1 for an unknown TTFT)");
+    }
+    if (!(ttftPerRequestMillis >= 0)) {
+      throw new IllegalArgumentException(
+          "ttftPerRequestMillis: " + ttftPerRequestMillis + " (expected >= 0)");
     }
   }
 

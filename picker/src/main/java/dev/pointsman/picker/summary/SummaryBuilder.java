@@ -85,19 +85,18 @@ public record SummaryBuilder(
 
   private PoolSummary pool(String name, List<String> models) {
     PoolSnapshot snapshot = sources.snapshot().apply(name);
-    SchedulingRequest reference =
-        new SchedulingRequest(
-            "fleet-summary",
-            models.isEmpty() ? name : models.getFirst(),
-            null,
-            "",
-            referencePromptTokens,
-            -1,
-            false,
-            null);
+    String model = models.isEmpty() ? name : models.getFirst();
+    SchedulingRequest reference = reference(model, referencePromptTokens);
     List<Candidate> candidates = scheduler.candidatesFor(reference, List.of(snapshot));
     Saturation saturation = sources.saturation().apply(name);
     double ttft = scheduler.bestTtftSeconds(reference, candidates);
+    // one more request of the reference size ahead: about its prefill on the fastest endpoint
+    double twice =
+        scheduler.bestTtftSeconds(reference(model, 2 * referencePromptTokens), candidates);
+    double perRequest =
+        Double.isNaN(ttft) || Double.isNaN(twice)
+            ? 0
+            : Math.max(0, twice - ttft) * 1000 / Math.max(1, candidates.size());
     int queued = 0;
     TreeSet<String> adapters = new TreeSet<>();
     for (Candidate c : candidates) {
@@ -113,11 +112,16 @@ public record SummaryBuilder(
         snapshot.endpoints().size(),
         candidates.size(),
         !any || Double.isNaN(ttft) ? -1 : ttft * 1000,
+        perRequest,
         any ? saturation.load(candidates) : 1,
         !any || saturation.saturated(candidates),
         queued,
         List.copyOf(adapters),
         hot.of(name));
+  }
+
+  private static SchedulingRequest reference(String model, int promptTokens) {
+    return new SchedulingRequest("fleet-summary", model, null, "", promptTokens, -1, false, null);
   }
 
   /** Each pool's served models (canonical names), sorted. */

@@ -78,6 +78,7 @@ class SummaryBuilderTest {
     assertThat(main.saturated()).isFalse();
     assertThat(main.adapters()).containsExactly("chat", "sql");
     assertThat(main.predictedTtftMillis()).isPositive();
+    assertThat(main.ttftPerRequestMillis()).isPositive().isLessThan(main.predictedTtftMillis());
     assertThat(main.hotPrefixes()).containsExactly(HotPrefixes.chain("llama", "p".repeat(128))[1]);
     assertThat(main.serving()).isTrue();
   }
@@ -97,6 +98,24 @@ class SummaryBuilderTest {
   }
 
   @Test
+  void theIncrementPerRequestIsSharedByTheReadyEndpoints() {
+    snapshots.put(
+        "main", new PoolSnapshot("main", List.of(endpoint("10.0.0.1:8000", "main", 0, true))));
+    double one = builder.build(1, 0).pools().getFirst().ttftPerRequestMillis();
+    snapshots.put(
+        "main",
+        new PoolSnapshot(
+            "main",
+            List.of(
+                endpoint("10.0.0.1:8000", "main", 0, true),
+                endpoint("10.0.0.2:8000", "main", 0, true))));
+
+    double two = builder.build(2, 0).pools().getFirst().ttftPerRequestMillis();
+
+    assertThat(two).isCloseTo(one / 2, org.assertj.core.data.Offset.offset(1e-9));
+  }
+
+  @Test
   void aPoolWithoutReadyEndpointsDoesNotServe() {
     snapshots.put(
         "big", new PoolSnapshot("big", List.of(endpoint("10.0.0.3:8000", "big", 0, false))));
@@ -106,6 +125,7 @@ class SummaryBuilderTest {
     assertThat(big.models()).containsExactly("qwen");
     assertThat(big.readyEndpoints()).isZero();
     assertThat(big.predictedTtftMillis()).isEqualTo(-1);
+    assertThat(big.ttftPerRequestMillis()).isZero();
     assertThat(big.saturation()).isEqualTo(1);
     assertThat(big.saturated()).isTrue();
     assertThat(big.serving()).isFalse();
