@@ -1,6 +1,7 @@
 package dev.pointsman.fleet.app;
 
 import dev.pointsman.fleet.config.FleetConfig;
+import dev.pointsman.picker.app.CertificateFile;
 import dev.pointsman.runtime.Shutdown;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -34,19 +35,50 @@ public final class FleetCommand implements Callable<Integer> {
       description = "Fleet config file (see docs/fleet.md).")
   Path config;
 
+  @Option(
+      names = "--certificate-out",
+      paramLabel = "FILE",
+      description =
+          "Where to write the ext_proc listener's self-signed certificate for the gateway in front"
+              + " to trust (default .pointsman/fleet.pem with grpc.tls: self-signed).")
+  Path certificateOut;
+
   @Override
   public Integer call() throws InterruptedException {
     FleetApp app;
+    FleetConfig c;
     try {
-      app = new FleetApp(FleetConfig.load(config));
+      c = FleetConfig.load(config);
+      app = new FleetApp(c);
     } catch (IllegalArgumentException | UncheckedIOException e) {
       System.err.println("pointsman fleet: " + e.getMessage());
       return 2;
     }
     app.start();
+    Path written = null;
+    try {
+      Path file =
+          certificateOut != null
+              ? certificateOut
+              : c.grpc().tls().equals("self-signed") ? Path.of(".pointsman", "fleet.pem") : null;
+      if (file != null && app.certificatePem().isPresent()) {
+        written = CertificateFile.write(file, app.certificatePem().get());
+      }
+    } catch (UncheckedIOException e) {
+      System.err.println("pointsman fleet: " + e.getMessage());
+      app.close();
+      return 2;
+    }
     new Shutdown(List.of(app), FleetApp.drain()).installHook();
     System.out.printf(
-        "pointsman fleet: ext_proc on :%d, admin on :%d%n", app.grpcPort(), app.adminPort());
+        "pointsman fleet: ext_proc on %s:%d (%s%s), admin on %s:%d, clusters %s%n",
+        c.grpc().host(),
+        app.grpcPort(),
+        c.grpc().tls(),
+        written == null ? "" : ", certificate in " + written,
+        c.admin().host(),
+        app.adminPort(),
+        c.clusters().stream().map(k -> k.name()).toList());
     app.awaitTermination();
     return 0;
   }

@@ -164,14 +164,23 @@ public final class PickerCommand implements Callable<Integer> {
         };
     new Shutdown(List.of(drain), closeBound).installHook();
     System.out.printf(
-        "pointsman picker: ext_proc on %s:%d (%s%s), admin on %s:%d, pools %s%n",
+        "pointsman picker: ext_proc on %s:%d (%s%s), admin on %s:%d, pools %s%s%n",
         cfg.grpc().host(),
         app.grpcPort(),
         tls,
         written == null ? "" : ", certificate in " + written,
         cfg.admin().host(),
         app.adminPort(),
-        app.datastore().pools());
+        app.datastore().pools(),
+        app.summaryPort().isPresent()
+            ? ", summary of cluster '"
+                + cfg.summary().cluster()
+                + "' on "
+                + cfg.summary().host()
+                + ":"
+                + app.summaryPort().getAsInt()
+                + " (mutual TLS)"
+            : "");
     app.awaitTermination();
     return 0;
   }
