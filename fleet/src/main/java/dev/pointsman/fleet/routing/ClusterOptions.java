@@ -17,7 +17,9 @@ public final class ClusterOptions {
 
   public static List<Option> of(
       List<Cluster> clusters, String model, String region, long[] chain, long nowNanos) {
-    boolean listed = clusters.stream().anyMatch(c -> lists(c.summary().get(), model));
+    // a request without a model is left to the clusters' pickers (their default model)
+    boolean listed =
+        model != null && clusters.stream().anyMatch(c -> lists(c.summary().get(), model));
     List<Option> out = new ArrayList<>(clusters.size());
     for (Cluster c : clusters) {
       Received r = c.summary().get();

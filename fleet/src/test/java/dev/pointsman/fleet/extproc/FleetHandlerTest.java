@@ -250,6 +250,18 @@ class FleetHandlerTest {
   }
 
   @Test
+  void aModelNoClusterListsOrNoneAtAllIsJudgedOnEveryPool() {
+    ParsedRequest alias =
+        new ParsedRequest(
+            "llama-alias", true, false, "hi", 2, 1, OptionalInt.empty(), ApiKind.CHAT);
+    ParsedRequest none =
+        new ParsedRequest(null, true, false, "hi", 2, 1, OptionalInt.empty(), ApiKind.CHAT);
+
+    assertThat(gateway(handler.decide(head(Map.of(), null), alias))).isEqualTo("10.0.0.1:8443");
+    assertThat(gateway(handler.decide(head(Map.of(), null), none))).isEqualTo("10.0.0.1:8443");
+  }
+
+  @Test
   void theModelListingIsEveryModelASummaryListsAndAnUnknownOneIs404() {
     assertThat(handler.modelsJson()).contains("\"id\":\"llama\"");
     assertThat(handler.modelJson("llama")).contains("\"object\":\"model\"");
