@@ -114,6 +114,7 @@ public final class FleetApp implements AutoCloseable {
       one.put("state", c.health().state(now).name().toLowerCase(java.util.Locale.ROOT));
       one.put("share", c.health().share(now));
       one.put("drains", c.health().drains());
+      one.put("summaryFailuresInARow", c.health().summaryFailuresInARow());
       one.put("gateway", c.config().gateway());
       one.put("tier", c.config().costTier().label());
       one.put("summarySequence", r == null ? null : r.summary().sequence());

@@ -106,6 +106,11 @@ public final class ClusterHealth {
     return State.UP;
   }
 
+  /** Summary reads that failed since the last one that succeeded. */
+  public synchronized int summaryFailuresInARow() {
+    return failuresInARow;
+  }
+
   /** How many times the cluster was drained. */
   public synchronized long drains() {
     return drains;
