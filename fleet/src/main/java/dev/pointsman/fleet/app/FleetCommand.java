@@ -54,7 +54,13 @@ public final class FleetCommand implements Callable<Integer> {
       System.err.println("pointsman fleet: " + e.getMessage());
       return 2;
     }
-    app.start();
+    try {
+      app.start();
+    } catch (IllegalArgumentException | UncheckedIOException e) {
+      System.err.println("pointsman fleet: " + e.getMessage());
+      app.close();
+      return 2;
+    }
     Path written = null;
     try {
       Path file =

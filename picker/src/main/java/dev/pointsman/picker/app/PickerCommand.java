@@ -137,7 +137,14 @@ public final class PickerCommand implements Callable<Integer> {
       System.err.println("pointsman picker: " + e.getMessage());
       return 2;
     }
-    app.start();
+    try {
+      app.start();
+    } catch (IllegalArgumentException | UncheckedIOException e) {
+      // a listener that cannot bind, or TLS files that cannot be read (summary.clientCa, ...)
+      System.err.println("pointsman picker: " + e.getMessage());
+      app.close();
+      return 2;
+    }
     String tls = cfg.grpc().tls();
     Path written;
     try {
