@@ -24,15 +24,26 @@ final class ClusterStack implements AutoCloseable {
 
   final String name;
   final Fleet pods;
-  final PickerApp picker;
   final LocalGateway gateway;
+  private final String yaml;
+  private final int grpcPort;
+  private final int summaryPort;
+  private volatile PickerApp picker;
   private boolean pickerClosed;
 
-  private ClusterStack(String name, Fleet pods, PickerApp picker, LocalGateway gateway) {
+  private ClusterStack(
+      String name, Fleet pods, PickerApp picker, LocalGateway gateway, String yaml) {
     this.name = name;
     this.pods = pods;
     this.picker = picker;
     this.gateway = gateway;
+    this.yaml = yaml;
+    this.grpcPort = picker.grpcPort();
+    this.summaryPort = picker.summaryPort().orElseThrow();
+  }
+
+  PickerApp picker() {
+    return picker;
   }
 
   static ClusterStack start(String name, TestCa ca) {
@@ -43,37 +54,52 @@ final class ClusterStack implements AutoCloseable {
             GpuProfiles.builtIn());
     List<String> addresses =
         pods.urls().stream().map(u -> u.substring("http://".length())).toList();
+    // the picker's ext_proc and summary listeners present a certificate of the cluster's CA, so
+    // that a restarted picker is trusted as the first one was
     TestCa.Issued cert = ca.server("picker-" + name);
     String yaml =
         """
-        grpc: {port: 0, host: 127.0.0.1, drainSeconds: 5}
+        grpc: {port: %%d, host: 127.0.0.1, drainSeconds: 5, tls: files, \
+        certChain: "%2$s", privateKey: "%3$s"}
         admin: {port: 0, host: 127.0.0.1}
         scrape: {intervalMillis: 50, timeoutMillis: 500, failureThreshold: 2, \
         staleAfterMillis: 300, unavailableAfterMillis: 400}
         models:
-          - {name: %s, pools: [{pool: main}]}
+          - {name: %4$s, pools: [{pool: main}]}
         pools:
-          - {name: main, endpoints: [{address: "%s"}, {address: "%s"}]}
-        summary: {enabled: true, cluster: %s, port: 0, intervalMillis: 50, \
-        certChain: "%s", privateKey: "%s", clientCa: "%s"}
+          - {name: main, endpoints: [{address: "%5$s"}, {address: "%6$s"}]}
+        summary: {enabled: true, cluster: %1$s, port: %%d, intervalMillis: 50, \
+        certChain: "%2$s", privateKey: "%3$s", clientCa: "%7$s"}
         """
             .formatted(
-                MODEL,
-                addresses.get(0),
-                addresses.get(1),
                 name,
                 cert.certChain(),
                 cert.privateKey(),
+                MODEL,
+                addresses.get(0),
+                addresses.get(1),
                 ca.caFile());
-    PickerApp picker = new PickerApp(PickerConfig.parse(yaml), null).start();
-    Await.until(name + "'s picker has scraped its pods", picker::ready);
+    PickerApp picker = startPicker(name, yaml, 0, 0);
     LocalGateway gateway =
         LocalGateway.start(
             GatewayConfig.of(
                 new ListenSection("127.0.0.1", 0, "plaintext", null, null, null),
-                PickerSection.trusting(
-                    "localhost:" + picker.grpcPort(), picker.certificatePem().orElseThrow())));
-    return new ClusterStack(name, pods, picker, gateway);
+                new PickerSection(
+                    "localhost:" + picker.grpcPort(), "tls", ca.caFile().toString(), null, null)));
+    return new ClusterStack(name, pods, picker, gateway, yaml);
+  }
+
+  private static PickerApp startPicker(String name, String yaml, int grpcPort, int summaryPort) {
+    PickerApp picker =
+        new PickerApp(PickerConfig.parse(yaml.formatted(grpcPort, summaryPort)), null).start();
+    Await.until(name + "'s picker has scraped its pods", picker::ready);
+    return picker;
+  }
+
+  /** A new picker on the ports of the one that stopped: the cluster comes back. */
+  void restartPicker() {
+    picker = startPicker(name, yaml, grpcPort, summaryPort);
+    pickerClosed = false;
   }
 
   private static PodConfig pod(String name) {
@@ -86,7 +112,7 @@ final class ClusterStack implements AutoCloseable {
   }
 
   String summaryAddress() {
-    return "127.0.0.1:" + picker.summaryPort().orElseThrow();
+    return "127.0.0.1:" + summaryPort;
   }
 
   /** Requests the cluster's gateway has answered, whatever their status. */

@@ -132,7 +132,7 @@ class FleetIT {
     assertThat(send("eu", turn1).cluster()).isEqualTo("west");
     Await.until(
         "west advertises the conversation's prefix",
-        () -> west.picker.summary().orElseThrow().pools().getFirst().hotPrefixes().size() == 1);
+        () -> west.picker().summary().orElseThrow().pools().getFirst().hotPrefixes().size() == 1);
     Await.until("the fleet has read that summary", () -> fleetSeesHotPrefixOn("west"));
 
     // the next turn comes from us, where east is cheaper and nearer: affinity wins
@@ -211,6 +211,31 @@ class FleetIT {
               assertThat(a.cluster()).isEqualTo("west");
               assertThat(a.pod()).startsWith("west-");
             });
+  }
+
+  @Test
+  void aClusterBackFromADrainRampsUpAndTakesItsTrafficBack() throws Exception {
+    east.killPicker();
+    Await.until("the fleet drained east", Duration.ofSeconds(5), () -> fleet.share("east") == 0);
+
+    east.restartPicker();
+    // the cluster gateway's channel to the picker may be in gRPC's reconnect backoff; Envoy's
+    // health check would find the picker back, the local gateway is told
+    east.gateway.reconnectPicker();
+
+    Await.until("east ramps up", () -> "ramping".equals(state("east")));
+    double during = fleet.share("east");
+    Await.until("east has its full share again", () -> fleet.share("east") == 1);
+    assertThat(during).isGreaterThanOrEqualTo(0).isLessThan(1);
+    assertThat(state("east")).isEqualTo("up");
+    Answer back = send("us", "back again");
+    assertThat(back.status()).isEqualTo(200);
+    assertThat(back.cluster()).isEqualTo("east");
+  }
+
+  @SuppressWarnings("unchecked")
+  private String state(String cluster) {
+    return (String) ((Map<String, Object>) fleet.clustersReport().get(cluster)).get("state");
   }
 
   private boolean fleetSeesHotPrefixOn(String cluster) {
