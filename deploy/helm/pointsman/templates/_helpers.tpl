@@ -308,3 +308,22 @@ the fallback Service (envoy.defaultService, the existing balancer) with ext_proc
                               "@type": type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute
                               disabled: true
 {{ end }}
+
+{{/* The fleet tier (docs/fleet.md). */}}
+{{- define "pointsman.fleet.fullname" -}}
+{{- printf "%s-fleet" (include "pointsman.fullname" .) }}
+{{- end }}
+
+{{- define "pointsman.fleet.selectorLabels" -}}
+{{ include "pointsman.selectorLabels" . }}
+app.kubernetes.io/component: fleet
+{{- end }}
+
+{{- define "pointsman.fleet.labels" -}}
+{{ include "pointsman.labels" . }}
+app.kubernetes.io/component: fleet
+{{- end }}
+
+{{- define "pointsman.picker.summaryService" -}}
+{{- printf "%s-picker-summary" (include "pointsman.fullname" .) }}
+{{- end }}

@@ -125,6 +125,7 @@ public final class GrpcServer implements AutoCloseable {
                   Executors.newSingleThreadScheduledExecutor(
                       Thread.ofPlatform().name("grpc-tls-reload").daemon(true).factory());
               reloader.start(tlsReloads, TLS_RELOAD_PERIOD);
+              resolved.clientTrust().ifPresent(t -> t.start(tlsReloads, TLS_RELOAD_PERIOD));
             });
     LIVENESS_NAMES.forEach(name -> health.setStatus(name, ServingStatus.SERVING));
     LOG.info("grpc listening on {}:{} tls={}", config.host(), port(), config.tls().mode());

@@ -1,6 +1,7 @@
 package dev.pointsman.runtime;
 
 import io.grpc.netty.GrpcSslContexts;
+import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.security.PrivateKey;
@@ -16,20 +17,29 @@ import javax.net.ssl.SSLException;
  * them.
  *
  * @param reloader in FILES mode, what keeps the pair in step with the files
+ * @param clientTrust with a client CA (mutual TLS), what keeps the trusted client CAs in step with
+ *     their file
  */
 record ServerTls(
     Optional<SslContext> sslContext,
     Supplier<Optional<String>> certificatePem,
-    Optional<CertificateReloader> reloader) {
+    Optional<CertificateReloader> reloader,
+    Optional<TrustReloader> clientTrust) {
 
   static ServerTls resolve(Tls tls) {
     return switch (tls.mode()) {
-      case PLAINTEXT -> new ServerTls(Optional.empty(), Optional::empty, Optional.empty());
+      case PLAINTEXT ->
+          new ServerTls(Optional.empty(), Optional::empty, Optional.empty(), Optional.empty());
       case SELF_SIGNED -> {
         var selfSigned = SelfSigned.generate(tls.hostnames());
         yield of(selfSigned.privateKey(), List.of(selfSigned.certificate()));
       }
-      case FILES -> reloading(new CertificateReloader(tls.certChain(), tls.privateKey()));
+      case FILES ->
+          reloading(
+              new CertificateReloader(tls.certChain(), tls.privateKey()),
+              tls.clientCa() == null
+                  ? Optional.empty()
+                  : Optional.of(new TrustReloader("tls.clientCa", tls.clientCa(), false)));
     };
   }
 
@@ -42,21 +52,28 @@ record ServerTls(
       var pem = new StringBuilder();
       chain.forEach(certificate -> pem.append(Pem.encode(certificate)));
       Optional<String> fixed = Optional.of(pem.toString());
-      return new ServerTls(Optional.of(context), () -> fixed, Optional.empty());
+      return new ServerTls(Optional.of(context), () -> fixed, Optional.empty(), Optional.empty());
     } catch (SSLException e) {
       throw new IllegalArgumentException("tls: unusable key or certificate: " + e.getMessage(), e);
     }
   }
 
-  /** Every handshake asks the reloader's key manager for the pair in use at that moment. */
-  private static ServerTls reloading(CertificateReloader reloader) {
+  /**
+   * Every handshake asks the reloader's key manager for the pair in use at that moment and, with
+   * {@code clientTrust}, requires a client certificate that the trusted CAs in use then verify.
+   */
+  private static ServerTls reloading(
+      CertificateReloader reloader, Optional<TrustReloader> clientTrust) {
     try {
-      SslContext context =
-          GrpcSslContexts.configure(SslContextBuilder.forServer(reloader.keyManager())).build();
+      SslContextBuilder builder = SslContextBuilder.forServer(reloader.keyManager());
+      clientTrust.ifPresent(
+          trust -> builder.trustManager(trust.trustManager()).clientAuth(ClientAuth.REQUIRE));
+      SslContext context = GrpcSslContexts.configure(builder).build();
       return new ServerTls(
           Optional.of(context),
           () -> Optional.of(reloader.certificatePem()),
-          Optional.of(reloader));
+          Optional.of(reloader),
+          clientTrust);
     } catch (SSLException e) {
       throw new IllegalArgumentException("tls: unusable key or certificate: " + e.getMessage(), e);
     }

@@ -17,8 +17,11 @@ import java.util.Objects;
  * @param certChain the PEM certificate chain, leaf first (FILES only, else null)
  * @param privateKey the PEM private key (FILES only, else null)
  * @param hostnames extra SANs for the self-signed certificate (DNS names or IP literals)
+ * @param clientCa PEM certificate(s) a client's certificate must chain to (mutual TLS: a client
+ *     without one is refused at the handshake), or null for no client authentication; FILES only
  */
-public record Tls(Mode mode, Path certChain, Path privateKey, List<String> hostnames) {
+public record Tls(
+    Mode mode, Path certChain, Path privateKey, List<String> hostnames, Path clientCa) {
 
   /** The TLS modes. */
   public enum Mode {
@@ -50,6 +53,24 @@ public record Tls(Mode mode, Path certChain, Path privateKey, List<String> hostn
       throw new IllegalArgumentException(
           "tls: certChain/privateKey set in " + mode + " mode (expected only in FILES mode)");
     }
+    if (mode != Mode.FILES && clientCa != null) {
+      throw new IllegalArgumentException(
+          "tls: clientCa set in " + mode + " mode (expected only in FILES mode)");
+    }
+  }
+
+  /** Without client authentication. */
+  public Tls(Mode mode, Path certChain, Path privateKey, List<String> hostnames) {
+    this(mode, certChain, privateKey, hostnames, null);
+  }
+
+  /**
+   * A PEM certificate chain and key, and mutual TLS: clients must present a certificate that chains
+   * to one in {@code clientCa}.
+   */
+  public static Tls mutual(Path certChain, Path privateKey, Path clientCa) {
+    return new Tls(
+        Mode.FILES, certChain, privateKey, List.of(), Objects.requireNonNull(clientCa, "clientCa"));
   }
 
   /** A self-signed certificate for {@code localhost}, {@code 127.0.0.1} and {@code hostnames}. */

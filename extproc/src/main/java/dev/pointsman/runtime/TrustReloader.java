@@ -32,12 +32,28 @@ public final class TrustReloader extends PemFilesReloader {
    * @throws IllegalArgumentException when it holds no usable certificate
    */
   public TrustReloader(String name, Path caFile) {
+    this(name, caFile, true);
+  }
+
+  /**
+   * Reads the file once.
+   *
+   * @param name what errors call the file ({@code tls.clientCa})
+   * @param verifyHostName whether the peer's certificate must also name the host connected to (a
+   *     client verifying a server); false for a server verifying its clients' certificates
+   * @throws UncheckedIOException naming the path when the file cannot be read
+   * @throws IllegalArgumentException when it holds no usable certificate
+   */
+  public TrustReloader(String name, Path caFile, boolean verifyHostName) {
     super(List.of(Map.entry(name, Objects.requireNonNull(caFile, "caFile"))));
     try {
       trustManager =
           AdvancedTlsX509TrustManager.newBuilder()
               .setVerification(
-                  AdvancedTlsX509TrustManager.Verification.CERTIFICATE_AND_HOST_NAME_VERIFICATION)
+                  verifyHostName
+                      ? AdvancedTlsX509TrustManager.Verification
+                          .CERTIFICATE_AND_HOST_NAME_VERIFICATION
+                      : AdvancedTlsX509TrustManager.Verification.CERTIFICATE_ONLY_VERIFICATION)
               .build();
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("tls: cannot create a trust manager (" + e + ")", e);

@@ -12,21 +12,17 @@ import dev.pointsman.sim.server.Fleet;
 import dev.pointsman.sim.server.FleetConfig;
 import dev.pointsman.sim.server.PodConfig;
 import dev.pointsman.testing.Await;
-import java.io.ByteArrayInputStream;
+import dev.pointsman.testing.Trusting;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The whole request path on loopback: simulated pods, the picker (TLS gRPC) scraping them, and the
@@ -164,22 +160,7 @@ final class Stack implements AutoCloseable {
   }
 
   static SSLContext trusting(String pem) throws Exception {
-    KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
-    store.load(null, null);
-    var certs =
-        CertificateFactory.getInstance("X.509")
-            .generateCertificates(
-                new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
-    int i = 0;
-    for (var c : certs) {
-      store.setCertificateEntry("gateway-" + i++, c);
-    }
-    TrustManagerFactory tmf =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(store);
-    SSLContext ctx = SSLContext.getInstance("TLS");
-    ctx.init(null, tmf.getTrustManagers(), null);
-    return ctx;
+    return Trusting.pem(pem);
   }
 
   @Override

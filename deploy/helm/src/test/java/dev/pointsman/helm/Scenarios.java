@@ -105,7 +105,28 @@ final class Scenarios {
             probes: {type: grpc, grpcPort: 9003}
           """);
 
+  static final Scenario FLEET =
+      new Scenario(
+          "fleet tier and the picker's cluster summary",
+          """
+          picker:
+            summary: {enabled: true, cluster: us-east-spot, secretName: picker-summary-tls, \
+          serviceType: LoadBalancer}
+          fleet:
+            enabled: true
+            tlsSecretName: fleet-tls
+            summariesSecretName: fleet-summaries
+            config:
+              regions: [us-east, eu-west]
+              sloTtftMillis: 1500
+              clusters:
+                - {name: us-east-spot, gateway: "10.1.0.10:443", \
+          summary: "summary.us-east.example:9004", tier: spot, pricePerGpuHour: 1.2, \
+          rttMillis: {us-east: 3, eu-west: 85}}
+          """);
+
   static List<Scenario> all() {
-    return List.of(DEFAULTS, CERT_MANAGER, EVERYTHING_ON, BOUND_POOL, LOCAL_CONFIG, GRPC_PROBES);
+    return List.of(
+        DEFAULTS, CERT_MANAGER, EVERYTHING_ON, BOUND_POOL, LOCAL_CONFIG, GRPC_PROBES, FLEET);
   }
 }

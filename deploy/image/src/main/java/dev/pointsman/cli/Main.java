@@ -4,6 +4,7 @@ import dev.pointsman.bench.routing.BenchCommand;
 import dev.pointsman.body.router.BodyRouterCommand;
 import dev.pointsman.cli.certs.CertsCommand;
 import dev.pointsman.cli.demo.DemoCommand;
+import dev.pointsman.fleet.app.FleetCommand;
 import dev.pointsman.gateway.app.LocalGatewayCommand;
 import dev.pointsman.picker.app.PickerCommand;
 import dev.pointsman.sim.server.SimulateCommand;
@@ -27,6 +28,7 @@ import picocli.CommandLine.Command;
       BodyRouterCommand.class,
       SimulateCommand.class,
       LocalGatewayCommand.class,
+      FleetCommand.class,
       BenchCommand.class,
       CertsCommand.class
     })

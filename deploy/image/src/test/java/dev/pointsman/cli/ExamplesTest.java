@@ -25,6 +25,31 @@ class ExamplesTest {
   }
 
   @Test
+  void fleetGatewayExampleIsValid() {
+    var c = dev.pointsman.fleet.config.FleetConfig.load(EXAMPLES.resolve("fleet-gateway.yaml"));
+    assertThat(c.clusters()).hasSize(2);
+    assertThat(c.regions()).containsExactly("us-east", "eu-west");
+  }
+
+  @Test
+  void fleetDemoClustersAreValidAndNamedAsTheFleetNamesThem() {
+    var fleet = dev.pointsman.fleet.config.FleetConfig.load(EXAMPLES.resolve("fleet-gateway.yaml"));
+    for (var cluster : fleet.clusters()) {
+      String x = cluster.name().substring("cluster-".length());
+      PickerConfig picker =
+          PickerConfig.load(EXAMPLES.resolve("fleet-demo/cluster-" + x + "-picker.yaml"));
+      assertThat(picker.summary().enabled()).isTrue();
+      assertThat(picker.summary().cluster()).isEqualTo(cluster.name());
+      assertThat(cluster.summary()).endsWith(":" + picker.summary().port());
+      var gateway =
+          dev.pointsman.gateway.config.GatewayConfig.load(
+              EXAMPLES.resolve("fleet-demo/cluster-" + x + "-gateway.yaml"));
+      assertThat(cluster.gateway()).endsWith(":" + gateway.listen().port());
+      assertThat(gateway.picker().address()).endsWith(":" + picker.grpc().port());
+    }
+  }
+
+  @Test
   void fleetExampleIsValid() {
     assertThat(FleetConfig.load(EXAMPLES.resolve("fleet.yaml")).pods()).hasSize(4);
   }

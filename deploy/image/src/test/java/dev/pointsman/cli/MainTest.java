@@ -14,7 +14,14 @@ class MainTest {
     CommandLine cli = Main.commandLine();
     assertThat(cli.getSubcommands())
         .containsKeys(
-            "demo", "picker", "body-router", "simulate", "local-gateway", "bench", "certs");
+            "demo",
+            "picker",
+            "body-router",
+            "simulate",
+            "local-gateway",
+            "fleet",
+            "bench",
+            "certs");
   }
 
   @Test

@@ -8,15 +8,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * Writes the picker's self-signed certificate (the public part only; the key never leaves memory)
- * where a local client can trust it. Written to a temporary file and moved into place, so a gateway
- * starting at the same moment reads either the old certificate or the new one, never half.
+ * Writes a listener's self-signed certificate (the public part only; the key never leaves memory)
+ * where a local client can trust it: the picker's, and the fleet tier's. Written to a temporary
+ * file and moved into place, so a gateway starting at the same moment reads either the old
+ * certificate or the new one, never half.
  */
-final class CertificateFile {
+public final class CertificateFile {
   private CertificateFile() {}
 
   /** Writes {@code pem} to {@code file}, creating its folder; returns the file. */
-  static Path write(Path file, String pem) {
+  public static Path write(Path file, String pem) {
     try {
       Path dir = file.toAbsolutePath().getParent();
       Files.createDirectories(dir);

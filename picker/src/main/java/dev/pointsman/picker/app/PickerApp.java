@@ -7,6 +7,7 @@ import dev.pointsman.inference.request.RequestParser;
 import dev.pointsman.picker.config.PickerConfig;
 import dev.pointsman.picker.config.PoolConfig;
 import dev.pointsman.picker.config.RecordingSection;
+import dev.pointsman.picker.config.SummarySection;
 import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.datastore.PoolDefinition;
 import dev.pointsman.picker.extproc.ExtProcService;
@@ -37,6 +38,12 @@ import dev.pointsman.picker.scrape.ScrapeHttp;
 import dev.pointsman.picker.scrape.ScrapeTarget;
 import dev.pointsman.picker.scrape.Scraper;
 import dev.pointsman.picker.shadow.ShadowRouting;
+import dev.pointsman.picker.summary.ClusterSummary;
+import dev.pointsman.picker.summary.HotPrefixRouting;
+import dev.pointsman.picker.summary.HotPrefixes;
+import dev.pointsman.picker.summary.SummaryBuilder;
+import dev.pointsman.picker.summary.SummaryProtocol;
+import dev.pointsman.picker.summary.SummaryService;
 import dev.pointsman.picker.telemetry.DecisionLog;
 import dev.pointsman.picker.telemetry.EndpointDebug;
 import dev.pointsman.picker.telemetry.EndpointGauges;
@@ -110,6 +117,8 @@ public final class PickerApp implements AutoCloseable {
   private final ScheduledExecutorService flowExecutor;
   private final TrafficRecorder recorder;
   private ShadowRouting shadow;
+  private final SummaryService summary;
+  private final GrpcServer summaryServer;
   private volatile boolean draining;
 
   /**
@@ -209,6 +218,34 @@ public final class PickerApp implements AutoCloseable {
     }
     this.recorder = recorder(config.recording());
     routing = adoption(routing, scheduler, config, recorder);
+    SummarySection summaryConfig = config.summary();
+    if (summaryConfig.enabled()) {
+      HotPrefixes hot = new HotPrefixes(summaryConfig.hotPrefixes());
+      datastore.addMembershipListener(m -> hot.retain(datastore.pools()));
+      routing = new HotPrefixRouting(routing, hot);
+      this.summary =
+          new SummaryService(
+              new SummaryBuilder(
+                  summaryConfig.cluster(),
+                  summaryConfig.referencePromptTokens(),
+                  summaryConfig.intervalMillis(),
+                  new SummaryBuilder.Sources(
+                      datastore::pools,
+                      datastore::snapshot,
+                      pool -> policies.policy(pool).saturation(),
+                      resolver::get),
+                  scheduler,
+                  hot),
+              InstantSource.system());
+      this.summaryServer =
+          new GrpcServer(
+              summaryConfig.toServerConfig(),
+              List.of(summary),
+              List.of(SummaryProtocol.SERVICE_NAME));
+    } else {
+      this.summary = null;
+      this.summaryServer = null;
+    }
     io.grpc.BindableService service =
         ExtProcService.create(
             routing,
@@ -308,6 +345,19 @@ public final class PickerApp implements AutoCloseable {
     started.add(grpc);
     scrapeExecutor.scheduleWithFixedDelay(
         () -> grpc.setReady(ready()), 0, 100, java.util.concurrent.TimeUnit.MILLISECONDS);
+    if (summaryServer != null) {
+      summary.refresh();
+      summaryServer.start();
+      started.add(summaryServer);
+      scrapeExecutor.scheduleWithFixedDelay(
+          () -> {
+            summary.refresh();
+            summaryServer.setReady(ready());
+          },
+          config.summary().intervalMillis(),
+          config.summary().intervalMillis(),
+          java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
     return this;
   }
 
@@ -379,6 +429,18 @@ public final class PickerApp implements AutoCloseable {
     return grpc.healthPort();
   }
 
+  /** The cluster summary's listener port ({@code summary.port}); empty when it is off. */
+  public java.util.OptionalInt summaryPort() {
+    return summaryServer == null
+        ? java.util.OptionalInt.empty()
+        : java.util.OptionalInt.of(summaryServer.port());
+  }
+
+  /** The summary served now; empty when it is off. */
+  public Optional<ClusterSummary> summary() {
+    return summary == null ? Optional.empty() : Optional.ofNullable(summary.latest());
+  }
+
   public int adminPort() {
     return admin.port();
   }
@@ -439,6 +501,9 @@ public final class PickerApp implements AutoCloseable {
    */
   public void drainAndClose(GrpcServer.Pause pause) {
     draining = true;
+    if (summaryServer != null) {
+      summaryServer.close(); // the fleet tier sees the summary go and moves away first
+    }
     grpc.drainAndClose(config.shutdown().grace(), pause);
     closeRest();
   }
@@ -514,6 +579,9 @@ public final class PickerApp implements AutoCloseable {
   }
 
   private void closeRest() {
+    if (summaryServer != null) {
+      summaryServer.close();
+    }
     if (recorder != null) {
       recorder.close();
     }

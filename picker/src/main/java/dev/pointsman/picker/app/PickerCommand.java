@@ -137,7 +137,14 @@ public final class PickerCommand implements Callable<Integer> {
       System.err.println("pointsman picker: " + e.getMessage());
       return 2;
     }
-    app.start();
+    try {
+      app.start();
+    } catch (IllegalArgumentException | UncheckedIOException e) {
+      // a listener that cannot bind, or TLS files that cannot be read (summary.clientCa, ...)
+      System.err.println("pointsman picker: " + e.getMessage());
+      app.close();
+      return 2;
+    }
     String tls = cfg.grpc().tls();
     Path written;
     try {
@@ -164,14 +171,23 @@ public final class PickerCommand implements Callable<Integer> {
         };
     new Shutdown(List.of(drain), closeBound).installHook();
     System.out.printf(
-        "pointsman picker: ext_proc on %s:%d (%s%s), admin on %s:%d, pools %s%n",
+        "pointsman picker: ext_proc on %s:%d (%s%s), admin on %s:%d, pools %s%s%n",
         cfg.grpc().host(),
         app.grpcPort(),
         tls,
         written == null ? "" : ", certificate in " + written,
         cfg.admin().host(),
         app.adminPort(),
-        app.datastore().pools());
+        app.datastore().pools(),
+        app.summaryPort().isPresent()
+            ? ", summary of cluster '"
+                + cfg.summary().cluster()
+                + "' on "
+                + cfg.summary().host()
+                + ":"
+                + app.summaryPort().getAsInt()
+                + " (mutual TLS)"
+            : "");
     app.awaitTermination();
     return 0;
   }
@@ -267,7 +283,8 @@ public final class PickerCommand implements Callable<Integer> {
             : c.replication().withBindAddress(replicationBind),
         c.flowControl(),
         c.recording(),
-        c.shadow());
+        c.shadow(),
+        c.summary());
   }
 
   /** The pools with their endpoints on consecutive ports from {@code base}, in file order. */

@@ -35,6 +35,7 @@ import java.util.Set;
  * @param flowControl holding requests for saturated pools in the picker (off by default)
  * @param recording the traffic recorder (off by default)
  * @param shadow shadow mode (off by default)
+ * @param summary the cluster summary for the fleet tier (off by default)
  */
 public record PickerConfig(
     GrpcSection grpc,
@@ -51,7 +52,8 @@ public record PickerConfig(
     ReplicationSection replication,
     FlowControlSection flowControl,
     RecordingSection recording,
-    ShadowSection shadow) {
+    ShadowSection shadow,
+    SummarySection summary) {
 
   public PickerConfig {
     grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
@@ -67,6 +69,7 @@ public record PickerConfig(
     flowControl = flowControl == null ? FlowControlSection.DEFAULTS : flowControl;
     recording = recording == null ? RecordingSection.DEFAULTS : recording;
     shadow = shadow == null ? ShadowSection.DEFAULTS : shadow;
+    summary = summary == null ? SummarySection.DEFAULTS : summary;
     pools = pools == null ? List.of() : List.copyOf(pools);
     Set<String> names = new HashSet<>();
     for (int i = 0; i < pools.size(); i++) {
@@ -115,6 +118,7 @@ public record PickerConfig(
         protocol,
         shutdown,
         replication,
+        null,
         null,
         null,
         null);

@@ -121,4 +121,44 @@ class PickerCommandTest {
       assertThat(listed).containsExactly(out); // no temporary file left behind
     }
   }
+
+  @Test
+  void flagsKeepTheSummarySection() throws Exception {
+    PickerConfig c =
+        parse(
+                POOLS
+                    + "summary: {enabled: true, cluster: east, certChain: a.crt, privateKey: a.key,"
+                    + " clientCa: ca.pem}\n",
+                "--grpc-port",
+                "19002")
+            .config();
+
+    assertThat(c.summary().enabled()).isTrue();
+    assertThat(c.summary().cluster()).isEqualTo("east");
+  }
+
+  @Test
+  void summaryCertificateFilesThatCannotBeReadAreAOneLineErrorNamingThePath() throws Exception {
+    Path missing = dir.resolve("missing.crt");
+    String yaml =
+        POOLS
+            + "grpc: {port: 0, tls: plaintext}\nadmin: {port: 0}\n"
+            + "summary: {enabled: true, port: 0, certChain: '%s', privateKey: '%s', clientCa: '%s'}\n"
+                .formatted(missing, missing, missing);
+    Path file = Files.writeString(dir.resolve("picker.yaml"), yaml);
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream saved = System.err;
+    int code;
+    try {
+      System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+      code = new CommandLine(new PickerCommand()).execute("--config", file.toString());
+    } finally {
+      System.setErr(saved);
+    }
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8))
+        .contains("pointsman picker: tls.privateKey: cannot read " + missing)
+        .doesNotContain("\tat ");
+  }
 }

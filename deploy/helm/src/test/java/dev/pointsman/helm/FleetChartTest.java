@@ -1,0 +1,143 @@
+package dev.pointsman.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.pointsman.fleet.config.FleetConfig;
+import dev.pointsman.picker.config.PickerConfig;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * fleet.enabled installs the fleet tier (docs/fleet.md): its config from fleet.config over the
+ * chart's listeners and TLS files, a Deployment, a headless Service. picker.summary.enabled makes a
+ * cluster's picker publish its summary on a port, Service and NetworkPolicy rule of their own.
+ */
+class FleetChartTest {
+  private static final String FLEET = "pointsman-fleet";
+  private static final String PICKER = "pointsman-picker";
+
+  private static Container container(Rendered r, String deployment) {
+    return r.get(Deployment.class, deployment)
+        .getSpec()
+        .getTemplate()
+        .getSpec()
+        .getContainers()
+        .getFirst();
+  }
+
+  private static List<String> secrets(Rendered r, String deployment) {
+    return r
+        .get(Deployment.class, deployment)
+        .getSpec()
+        .getTemplate()
+        .getSpec()
+        .getVolumes()
+        .stream()
+        .filter(v -> v.getSecret() != null)
+        .map(Volume::getSecret)
+        .map(s -> s.getSecretName())
+        .toList();
+  }
+
+  @Test
+  void byDefaultThereIsNoFleetTierAndNoSummary() {
+    Rendered r = Chart.defaults();
+
+    assertThat(r.find(Deployment.class, FLEET)).isEmpty();
+    assertThat(r.find(Service.class, FLEET)).isEmpty();
+    assertThat(r.find(Service.class, "pointsman-picker-summary")).isEmpty();
+    assertThat(container(r, PICKER).getPorts())
+        .extracting(ContainerPort::getName)
+        .doesNotContain("summary");
+    assertThat(
+            PickerConfig.parse(r.get(ConfigMap.class, PICKER).getData().get("picker.yaml"))
+                .summary()
+                .enabled())
+        .isFalse();
+  }
+
+  @Test
+  void theFleetConfigIsTheUsersOverTheChartsListenersAndTlsFiles() {
+    Rendered r = Scenarios.FLEET.render();
+
+    FleetConfig c = FleetConfig.parse(r.get(ConfigMap.class, FLEET).getData().get("fleet.yaml"));
+
+    assertThat(c.grpc().port()).isEqualTo(9010);
+    assertThat(c.grpc().host()).isEqualTo("0.0.0.0");
+    assertThat(c.grpc().tls()).isEqualTo("files");
+    assertThat(c.grpc().certChain()).isEqualTo("/etc/pointsman/tls/tls.crt");
+    assertThat(c.summaries().caFile()).isEqualTo("/etc/pointsman/summaries/ca.crt");
+    assertThat(c.summaries().certChain()).isEqualTo("/etc/pointsman/summaries/tls.crt");
+    assertThat(c.sloTtftMillis()).isEqualTo(1500);
+    assertThat(c.clusters())
+        .singleElement()
+        .satisfies(k -> assertThat(k.name()).isEqualTo("us-east-spot"));
+  }
+
+  @Test
+  void theFleetRunsTheFleetRoleWithItsSecretsMountedAndAHeadlessService() {
+    Rendered r = Scenarios.FLEET.render();
+    Container fleet = container(r, FLEET);
+    Service service = r.get(Service.class, FLEET);
+
+    assertThat(fleet.getArgs()).containsExactly("fleet", "--config", "/etc/pointsman/fleet.yaml");
+    assertThat(fleet.getPorts())
+        .extracting(ContainerPort::getName, ContainerPort::getContainerPort)
+        .contains(
+            org.assertj.core.groups.Tuple.tuple("grpc", 9010),
+            org.assertj.core.groups.Tuple.tuple("http-admin", 9011));
+    assertThat(fleet.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(secrets(r, FLEET)).containsExactlyInAnyOrder("fleet-tls", "fleet-summaries");
+    assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
+    assertThat(r.get(Deployment.class, FLEET).getSpec().getTemplate().getMetadata().getLabels())
+        .containsAllEntriesOf(service.getSpec().getSelector());
+  }
+
+  @Test
+  void aPublishingPickerServesItsSummaryOnAPortServiceAndRuleOfItsOwn() {
+    Rendered r = Scenarios.FLEET.render();
+    PickerConfig picker =
+        PickerConfig.parse(r.get(ConfigMap.class, PICKER).getData().get("picker.yaml"));
+    Service summary = r.get(Service.class, "pointsman-picker-summary");
+    NetworkPolicy policy = r.get(NetworkPolicy.class, PICKER);
+
+    assertThat(picker.summary().enabled()).isTrue();
+    assertThat(picker.summary().cluster()).isEqualTo("us-east-spot");
+    assertThat(picker.summary().clientCa()).isEqualTo("/etc/pointsman/summary/ca.crt");
+    assertThat(container(r, PICKER).getPorts())
+        .filteredOn(p -> "summary".equals(p.getName()))
+        .singleElement()
+        .satisfies(p -> assertThat(p.getContainerPort()).isEqualTo(9004));
+    assertThat(secrets(r, PICKER)).contains("picker-summary-tls");
+    assertThat(summary.getSpec().getType()).isEqualTo("LoadBalancer");
+    assertThat(summary.getSpec().getPorts().getFirst().getTargetPort().getStrVal())
+        .isEqualTo("summary");
+    assertThat(policy.getSpec().getIngress())
+        .anySatisfy(
+            rule ->
+                assertThat(rule.getPorts())
+                    .anySatisfy(p -> assertThat(p.getPort().getStrVal()).isEqualTo("summary")));
+  }
+
+  @Test
+  void aFleetWithoutItsSecretsOrClustersIsRefusedNamingTheKeys() {
+    assertThatThrownBy(() -> Chart.template("r", "ns", "fleet: {enabled: true}"))
+        .hasMessageContaining("fleet.tlsSecretName")
+        .hasMessageContaining("fleet.summariesSecretName");
+    assertThatThrownBy(
+            () ->
+                Chart.template(
+                    "r", "ns", "fleet: {enabled: true, tlsSecretName: a, summariesSecretName: b}"))
+        .hasMessageContaining("fleet.config.regions and fleet.config.clusters");
+    assertThatThrownBy(() -> Chart.template("r", "ns", "picker: {summary: {enabled: true}}"))
+        .hasMessageContaining("picker.summary.secretName");
+  }
+}

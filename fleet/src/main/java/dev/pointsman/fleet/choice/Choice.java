@@ -1,0 +1,45 @@
+package dev.pointsman.fleet.choice;
+
+import java.util.Objects;
+
+/** What the fleet tier does with one request. */
+public sealed interface Choice {
+
+  /** Why a cluster was chosen; a bounded metrics label. */
+  enum Reason {
+    /** Its hot prefixes hold the request's, within the SLO. */
+    AFFINITY("affinity"),
+    /** The cheapest cluster predicted comfortably within the SLO. */
+    CHEAPEST("cheapest-within-slo"),
+    /** None was comfortably within the SLO: the fastest of those still within it. */
+    FASTEST_WITHIN_SLO("fastest-within-slo"),
+    /** None was predicted within the SLO: the fastest (the SLO is broken anyway). */
+    FASTEST_OVER_SLO("fastest-over-slo");
+
+    private final String label;
+
+    Reason(String label) {
+      this.label = label;
+    }
+
+    public String label() {
+      return label;
+    }
+  }
+
+  /** Route to {@code cluster}. */
+  record Chosen(Option option, Reason reason) implements Choice {
+    public Chosen {
+      Objects.requireNonNull(option, "option");
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+
+  /**
+   * No cluster can take it.
+   *
+   * @param sheddableOnly true when clusters could have taken it but only on-demand ones, which
+   *     sheddable traffic never spills to (a 429, not a 503)
+   */
+  record NoCluster(boolean sheddableOnly) implements Choice {}
+}

@@ -1,0 +1,104 @@
+package dev.pointsman.fleet.choice;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The fleet tier's rule, pure (no clock, no randomness of its own, no I/O): one request, the
+ * clusters as it sees them, its SLO, whether it is sheddable and a uniform draw in [0, 1).
+ *
+ * <ol>
+ *   <li>A cluster is open when it is not drained (share above 0) and predicts a time to first
+ *       token. Sheddable traffic never goes to an on-demand cluster.
+ *   <li>Affinity: among open clusters predicted within the SLO, the one advertising the deepest
+ *       match of the request's prefix as hot (ties: cheaper, then faster).
+ *   <li>Otherwise cost: the cheapest cluster predicted within {@code spillAt} × the SLO (ties:
+ *       faster). A cheaper cluster fills until its prediction reaches that mark, and traffic spills
+ *       to the next dearer one before the SLO itself breaks.
+ *   <li>None so comfortable: the fastest within the SLO; none within it: the fastest.
+ * </ol>
+ *
+ * A cluster ramping back up (share below 1) takes the request only when the draw is below its
+ * share; otherwise the request goes on down the order (the rest of that rule's clusters, then the
+ * next rule's). When every open cluster declines, the first in order takes it.
+ */
+public final class Chooser {
+  private static final Comparator<Option> CHEAPER =
+      Comparator.comparingDouble(Option::pricePerGpuHour)
+          .thenComparingDouble(Option::predictedTtftMillis);
+  private static final Comparator<Option> FASTER =
+      Comparator.comparingDouble(Option::predictedTtftMillis)
+          .thenComparingDouble(Option::pricePerGpuHour);
+  private static final Comparator<Option> DEEPER =
+      Comparator.comparingInt(Option::prefixDepth).reversed().thenComparing(CHEAPER);
+
+  private final double spillAt;
+
+  /**
+   * @param spillAt the fraction of the SLO a cheaper cluster's prediction may reach before traffic
+   *     spills to a dearer one, in (0, 1]
+   */
+  public Chooser(double spillAt) {
+    if (!(spillAt > 0 && spillAt <= 1)) {
+      throw new IllegalArgumentException("spillAt: " + spillAt + " (expected in (0, 1])");
+    }
+    this.spillAt = spillAt;
+  }
+
+  /**
+   * Chooses a cluster for one request.
+   *
+   * @param options every configured cluster as the request sees it
+   * @param sloMillis the request's time-to-first-token objective
+   * @param sheddable whether the request may be shed (it never goes to on-demand)
+   * @param draw uniform in [0, 1), for clusters ramping back up
+   */
+  public Choice choose(List<Option> options, double sloMillis, boolean sheddable, double draw) {
+    List<Option> open = new ArrayList<>();
+    boolean onDemandRefused = false;
+    for (Option o : options) {
+      if (!o.open()) {
+        continue;
+      }
+      if (sheddable && o.tier() == Tier.ON_DEMAND) {
+        onDemandRefused = true;
+        continue;
+      }
+      open.add(o);
+    }
+    if (open.isEmpty()) {
+      return new Choice.NoCluster(onDemandRefused);
+    }
+    List<Option> within = below(open, sloMillis);
+    List<Stage> stages =
+        List.of(
+            new Stage(
+                within.stream().filter(o -> o.prefixDepth() > 0).sorted(DEEPER).toList(),
+                Choice.Reason.AFFINITY),
+            new Stage(
+                below(open, sloMillis * spillAt).stream().sorted(CHEAPER).toList(),
+                Choice.Reason.CHEAPEST),
+            new Stage(within.stream().sorted(FASTER).toList(), Choice.Reason.FASTEST_WITHIN_SLO),
+            new Stage(open.stream().sorted(FASTER).toList(), Choice.Reason.FASTEST_OVER_SLO));
+    Choice.Chosen first = null;
+    for (Stage stage : stages) {
+      for (Option o : stage.options()) {
+        if (draw < o.share()) {
+          return new Choice.Chosen(o, stage.reason());
+        }
+        if (first == null) {
+          first = new Choice.Chosen(o, stage.reason());
+        }
+      }
+    }
+    return first; // every open cluster is ramping and declined: the first in order takes it
+  }
+
+  /** Clusters in the order one rule prefers them, and the reason that rule gives. */
+  private record Stage(List<Option> options, Choice.Reason reason) {}
+
+  private static List<Option> below(List<Option> open, double millis) {
+    return open.stream().filter(o -> o.predictedTtftMillis() <= millis).toList();
+  }
+}

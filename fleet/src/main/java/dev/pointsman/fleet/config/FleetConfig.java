@@ -1,0 +1,143 @@
+package dev.pointsman.fleet.config;
+
+import dev.pointsman.config.AdminSection;
+import dev.pointsman.config.ExtProcSection;
+import dev.pointsman.config.GrpcSection;
+import dev.pointsman.config.Yaml;
+import dev.pointsman.extproc.ExtProcSettings;
+import dev.pointsman.picker.routing.Objectives;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The fleet tier's configuration file ({@code pointsman fleet --config FILE}); see docs/fleet.md.
+ * Errors name the path of the bad value.
+ *
+ * @param grpc the ext_proc listener (as every role's)
+ * @param admin the admin listener ({@code /metrics}, health, {@code /debug/clusters})
+ * @param extProc protocol settings; must match the Envoy filter in front
+ * @param regions the client regions, each with a round trip to every cluster
+ * @param regionHeader the request header naming the client's region (default {@code
+ *     x-pointsman-region})
+ * @param defaultRegion the region of a request without the header or with an unknown one (default:
+ *     the first of {@code regions})
+ * @param sloTtftMillis the time-to-first-token objective of a request that states none (default
+ *     2000)
+ * @param sloHeader the request header stating a request's own objective in milliseconds (default
+ *     {@code x-slo-ttft-ms})
+ * @param spillAt the fraction of the objective a cheaper cluster's prediction may reach before
+ *     traffic spills to a dearer one (default 0.8)
+ * @param objectives named objectives and their priorities, as the picker's: a negative priority is
+ *     sheddable, and sheddable traffic never goes to an on-demand cluster
+ * @param summaries how summaries are read (mutual TLS)
+ * @param failover draining and recovery
+ * @param clusters the clusters
+ */
+public record FleetConfig(
+    GrpcSection grpc,
+    AdminSection admin,
+    ExtProcSection extProc,
+    List<String> regions,
+    String regionHeader,
+    String defaultRegion,
+    Integer sloTtftMillis,
+    String sloHeader,
+    Double spillAt,
+    List<Objectives.Objective> objectives,
+    SummariesSection summaries,
+    FailoverSection failover,
+    List<ClusterConfig> clusters) {
+
+  public FleetConfig {
+    grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
+    admin = admin == null ? AdminSection.DEFAULTS : admin;
+    extProc = extProc == null ? ExtProcSection.DEFAULTS : extProc;
+    regions = regions == null ? List.of() : List.copyOf(regions);
+    if (regions.isEmpty() || regions.stream().anyMatch(String::isBlank)) {
+      throw new IllegalArgumentException(
+          "regions: " + regions + " (expected the client regions, at least one)");
+    }
+    regionHeader = header("regionHeader", regionHeader, "x-pointsman-region");
+    defaultRegion = defaultRegion == null ? regions.getFirst() : defaultRegion;
+    if (!regions.contains(defaultRegion)) {
+      throw new IllegalArgumentException(
+          "defaultRegion: '" + defaultRegion + "' (expected one of " + regions + ")");
+    }
+    sloTtftMillis = sloTtftMillis == null ? 2000 : sloTtftMillis;
+    if (sloTtftMillis < 1 || sloTtftMillis > 3_600_000) {
+      throw new IllegalArgumentException(
+          "sloTtftMillis: " + sloTtftMillis + " (expected 1..3600000)");
+    }
+    sloHeader = header("sloHeader", sloHeader, "x-slo-ttft-ms");
+    spillAt = spillAt == null ? 0.8 : spillAt;
+    if (!(spillAt > 0 && spillAt <= 1)) {
+      throw new IllegalArgumentException("spillAt: " + spillAt + " (expected in (0, 1])");
+    }
+    objectives = objectives == null ? List.of() : List.copyOf(objectives);
+    if (summaries == null) {
+      throw new IllegalArgumentException(
+          "summaries: missing (expected certChain, privateKey and caFile for mutual TLS)");
+    }
+    failover = failover == null ? FailoverSection.DEFAULTS : failover;
+    clusters = clusters == null ? List.of() : List.copyOf(clusters);
+    checkClusters(clusters, regions);
+    extProc.toSettings(ExtProcSettings.DEFAULTS);
+  }
+
+  private static void checkClusters(List<ClusterConfig> clusters, List<String> regions) {
+    if (clusters.isEmpty()) {
+      throw new IllegalArgumentException("clusters: [] (expected at least one cluster)");
+    }
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < clusters.size(); i++) {
+      ClusterConfig c = clusters.get(i);
+      if (!names.add(c.name())) {
+        throw new IllegalArgumentException(
+            "clusters[" + i + "].name: '" + c.name() + "' (already used by another cluster)");
+      }
+      for (String region : regions) {
+        if (!c.rttMillis().containsKey(region)) {
+          throw new IllegalArgumentException(
+              "clusters["
+                  + i
+                  + "].rttMillis: no '"
+                  + region
+                  + "' (expected a round trip from every region in "
+                  + regions
+                  + ")");
+        }
+      }
+    }
+  }
+
+  private static String header(String key, String value, String fallback) {
+    String h = value == null ? fallback : value.trim().toLowerCase(Locale.ROOT);
+    if (!h.matches("[a-z0-9!#$%&'*+.^_`|~-]+")) {
+      throw new IllegalArgumentException(key + ": '" + value + "' (expected a header name)");
+    }
+    return h;
+  }
+
+  /** Reads and validates a config file. */
+  public static FleetConfig load(Path file) {
+    return Yaml.readFile(file, FleetConfig.class);
+  }
+
+  /** Reads and validates YAML text. */
+  public static FleetConfig parse(String yaml) {
+    return Yaml.read(yaml, FleetConfig.class, null);
+  }
+
+  /** The ext_proc settings in force. */
+  public ExtProcSettings extProcSettings() {
+    return extProc.toSettings(ExtProcSettings.DEFAULTS);
+  }
+
+  /** The region a request header names: itself when configured, else {@code defaultRegion}. */
+  public String region(String header) {
+    return header != null && regions.contains(header.trim()) ? header.trim() : defaultRegion;
+  }
+}

@@ -1,0 +1,180 @@
+package dev.pointsman.fleet.extproc;
+
+import dev.pointsman.extproc.Completion;
+import dev.pointsman.extproc.ExtProcHandler;
+import dev.pointsman.extproc.RequestHead;
+import dev.pointsman.extproc.Responses;
+import dev.pointsman.extproc.Verdict;
+import dev.pointsman.fleet.choice.Choice;
+import dev.pointsman.fleet.choice.Chooser;
+import dev.pointsman.fleet.config.FleetConfig;
+import dev.pointsman.fleet.routing.Cluster;
+import dev.pointsman.fleet.routing.ClusterOptions;
+import dev.pointsman.fleet.summary.Received;
+import dev.pointsman.fleet.telemetry.FleetMetrics;
+import dev.pointsman.inference.error.OpenAiError;
+import dev.pointsman.inference.request.ParsedRequest;
+import dev.pointsman.picker.routing.Objectives;
+import dev.pointsman.picker.summary.HotPrefixes;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * The fleet tier's decision: which cluster's gateway a request goes to, returned as the destination
+ * header and {@code envoy.lb} metadata exactly as the picker returns a pod. Each routed request's
+ * response status is fed back to its cluster's health: a 5xx, or a stream that failed before any
+ * response, counts against it.
+ */
+public final class FleetHandler implements ExtProcHandler {
+  /** The response header naming the cluster that served, for clients and tests. */
+  public static final String CLUSTER_HEADER = "x-pointsman-cluster";
+
+  private final FleetConfig config;
+  private final List<Cluster> clusters;
+  private final Chooser chooser;
+  private final Objectives objectives;
+  private final DoubleSupplier draws;
+  private final LongSupplier nanoClock;
+  private final FleetMetrics metrics;
+
+  public FleetHandler(
+      FleetConfig config,
+      List<Cluster> clusters,
+      DoubleSupplier draws,
+      LongSupplier nanoClock,
+      FleetMetrics metrics) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.clusters = List.copyOf(clusters);
+    this.chooser = new Chooser(config.spillAt());
+    this.objectives = new Objectives(config.objectives());
+    this.draws = Objects.requireNonNull(draws, "draws");
+    this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+  }
+
+  @Override
+  public Verdict decide(RequestHead head, ParsedRequest body) {
+    double slo;
+    try {
+      slo = slo(head.header(config.sloHeader()));
+    } catch (IllegalArgumentException e) {
+      return new Verdict.Reject(
+          new OpenAiError(400, e.getMessage(), "invalid_request_error", "invalid_slo_header"),
+          "invalid_slo_header",
+          0);
+    }
+    String region = config.region(head.header(config.regionHeader()));
+    long[] chain = HotPrefixes.chain(body.model(), body.promptPrefix());
+    Choice choice =
+        chooser.choose(
+            ClusterOptions.of(clusters, body.model(), region, chain, nanoClock.getAsLong()),
+            slo,
+            objectives.sheddable(head.objective()),
+            draws.getAsDouble());
+    return switch (choice) {
+      case Choice.Chosen c -> forward(c);
+      case Choice.NoCluster n -> reject(n);
+    };
+  }
+
+  private Verdict forward(Choice.Chosen chosen) {
+    Cluster cluster =
+        clusters.stream()
+            .filter(c -> c.name().equals(chosen.option().cluster()))
+            .findFirst()
+            .orElseThrow();
+    String gateway = cluster.config().gateway();
+    Received summary = cluster.summary().get();
+    if (summary != null) {
+      summary.sent().incrementAndGet();
+    }
+    metrics.routed(cluster.name(), chosen.reason().label());
+    return new Verdict.Forward(
+        Map.of(Responses.DESTINATION, gateway), gateway, new Outcome(cluster));
+  }
+
+  private static Verdict reject(Choice.NoCluster none) {
+    if (none.sheddableOnly()) {
+      return new Verdict.Reject(
+          new OpenAiError(
+              429,
+              "sheddable request: only on-demand clusters can take it now, and sheddable traffic"
+                  + " never goes there",
+              "rate_limit_error",
+              "sheddable_no_capacity"),
+          "sheddable_no_capacity",
+          1);
+    }
+    return new Verdict.Reject(
+        new OpenAiError(
+            503,
+            "no cluster can take the request now (every cluster drained or without a ready"
+                + " endpoint)",
+            "service_unavailable",
+            "no_cluster"),
+        "no_cluster",
+        1);
+  }
+
+  private double slo(String header) {
+    if (header == null) {
+      return config.sloTtftMillis();
+    }
+    double ms;
+    try {
+      ms = Double.parseDouble(header.trim());
+    } catch (NumberFormatException e) {
+      ms = Double.NaN;
+    }
+    if (!(ms > 0 && ms <= 3_600_000)) {
+      throw new IllegalArgumentException(
+          config.sloHeader() + ": '" + header + "' (expected milliseconds in (0, 3600000])");
+    }
+    return ms;
+  }
+
+  /** Feeds one request's outcome back to its cluster's health. */
+  private final class Outcome implements Verdict.ResponseListener {
+    private final Cluster cluster;
+    private volatile boolean answered;
+
+    Outcome(Cluster cluster) {
+      this.cluster = cluster;
+    }
+
+    @Override
+    public Map<String, String> onResponseHeaders(int status, String servedBy) {
+      answered = true;
+      boolean failed = status >= 500 || status == 0;
+      record(failed);
+      return Map.of(CLUSTER_HEADER, cluster.name());
+    }
+
+    @Override
+    public void onEnd(Completion completion) {
+      if (!answered && completion.end() == Completion.End.ERROR) {
+        record(true);
+      }
+    }
+
+    private void record(boolean failed) {
+      if (failed) {
+        metrics.upstreamError(cluster.name());
+      }
+      cluster.health().outcome(failed, nanoClock.getAsLong());
+    }
+  }
+
+  @Override
+  public String modelsJson() {
+    return ModelList.json(clusters);
+  }
+
+  @Override
+  public String modelJson(String id) {
+    return ModelList.oneJson(clusters, id);
+  }
+}

@@ -1,0 +1,269 @@
+package dev.pointsman.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pointsman.fleet.app.FleetApp;
+import dev.pointsman.fleet.config.FleetConfig;
+import dev.pointsman.gateway.app.LocalGateway;
+import dev.pointsman.gateway.config.GatewayConfig;
+import dev.pointsman.gateway.config.ListenSection;
+import dev.pointsman.gateway.config.PickerSection;
+import dev.pointsman.testing.Await;
+import dev.pointsman.testing.TestCa;
+import dev.pointsman.testing.Trusting;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fleet tier over real sockets: two clusters (simulated pods, a picker publishing its summary
+ * over mutual TLS, a local gateway), the fleet reading both summaries, and a local gateway in front
+ * of the fleet that routes each request to the cluster gateway the fleet names. East is spot
+ * (cheap), west on-demand; from region {@code us} both are near, from {@code eu} east is too far
+ * for the objective.
+ */
+class FleetIT {
+  @TempDir Path dir;
+  private ClusterStack east;
+  private ClusterStack west;
+  private FleetApp fleet;
+  private LocalGateway front;
+  private HttpClient client;
+
+  /** What one request through the front gateway got. */
+  record Answer(int status, String cluster, String pod) {}
+
+  @BeforeEach
+  void start() throws Exception {
+    TestCa ca = TestCa.create(dir, "pointsman-test-ca");
+    east = ClusterStack.start("east", ca);
+    west = ClusterStack.start("west", ca);
+    TestCa.Issued me = ca.client("fleet");
+    String yaml =
+        """
+        grpc: {port: 0, host: 127.0.0.1, drainSeconds: 5}
+        admin: {port: 0, host: 127.0.0.1}
+        regions: [us, eu]
+        sloTtftMillis: 2000
+        summaries: {intervalMillis: 50, timeoutMillis: 500, \
+        certChain: "%s", privateKey: "%s", caFile: "%s"}
+        failover: {staleAfterMillis: 1000, summaryFailures: 2, errorRate: 0.5, minRequests: 4, \
+        windowMillis: 10000, ejectMillis: 2000, rampMillis: 2000}
+        clusters:
+          - {name: east, gateway: "%s", summary: "%s", authority: localhost, tier: spot, \
+        pricePerGpuHour: 1.1, rttMillis: {us: 5, eu: 5000}}
+          - {name: west, gateway: "%s", summary: "%s", authority: localhost, tier: on-demand, \
+        pricePerGpuHour: 4.0, rttMillis: {us: 40, eu: 10}}
+        """
+            .formatted(
+                me.certChain(),
+                me.privateKey(),
+                ca.caFile(),
+                east.gatewayAddress(),
+                east.summaryAddress(),
+                west.gatewayAddress(),
+                west.summaryAddress());
+    fleet = new FleetApp(FleetConfig.parse(yaml)).start();
+    Await.until(
+        "the fleet has read both clusters' summaries",
+        () -> fleet.share("east") == 1 && fleet.share("west") == 1);
+    front =
+        LocalGateway.start(
+            GatewayConfig.of(
+                new ListenSection("127.0.0.1", 0, null, null, null, null),
+                PickerSection.trusting(
+                    "localhost:" + fleet.grpcPort(), fleet.certificatePem().orElseThrow())));
+    client =
+        HttpClient.newBuilder()
+            .sslContext(Trusting.pem(front.certificatePem().orElseThrow()))
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+  }
+
+  @AfterEach
+  void stop() {
+    for (AutoCloseable c : new AutoCloseable[] {front, fleet, east, west}) {
+      try {
+        if (c != null) {
+          c.close();
+        }
+      } catch (Exception e) {
+        // keep closing the rest
+      }
+    }
+  }
+
+  @Test
+  void requestsGoToTheCheapClusterAndAFarRegionToTheNearOne() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      Answer us = send("us", "hello " + i);
+      assertThat(us.status()).isEqualTo(200);
+      assertThat(us.cluster()).isEqualTo("east");
+      assertThat(us.pod()).startsWith("east-");
+    }
+    Answer eu = send("eu", "bonjour");
+
+    assertThat(eu.status()).isEqualTo(200);
+    assertThat(eu.cluster()).isEqualTo("west");
+    assertThat(eu.pod()).startsWith("west-");
+  }
+
+  @Test
+  void aConversationGoesBackToTheClusterHoldingItsPrefix() throws Exception {
+    String turn1 = "You are a helpful assistant who answers briefly. ".repeat(8);
+    // the first turn comes from eu: east is too far, so west serves it and holds its prefix
+    assertThat(send("eu", turn1).cluster()).isEqualTo("west");
+    Await.until(
+        "west advertises the conversation's prefix",
+        () -> west.picker().summary().orElseThrow().pools().getFirst().hotPrefixes().size() == 1);
+    Await.until("the fleet has read that summary", () -> fleetSeesHotPrefixOn("west"));
+
+    // the next turn comes from us, where east is cheaper and nearer: affinity wins
+    Answer turn2 = send("us", turn1 + "And what about the second question? ".repeat(4));
+    Answer stranger = send("us", "An unrelated conversation that starts elsewhere. ".repeat(8));
+
+    assertThat(turn2.status()).isEqualTo(200);
+    assertThat(turn2.cluster()).isEqualTo("west");
+    assertThat(stranger.cluster()).isEqualTo("east");
+  }
+
+  @Test
+  void aClusterShuttingDownIsDrainedAndNoRequestIsLost() throws Exception {
+    AtomicBoolean running = new AtomicBoolean(true);
+    ConcurrentLinkedQueue<Answer> during = new ConcurrentLinkedQueue<>();
+    ExecutorService load = Executors.newFixedThreadPool(3);
+    List<Future<?>> loops = new ArrayList<>();
+    for (int t = 0; t < 3; t++) {
+      int thread = t;
+      loops.add(
+          load.submit(
+              () -> {
+                int i = 0;
+                while (running.get()) {
+                  during.add(send("us", "load " + thread + " " + i++));
+                }
+                return null;
+              }));
+    }
+    Await.until(
+        "requests flow to east", () -> during.stream().anyMatch(a -> "east".equals(a.cluster())));
+
+    // east's picker shuts down as on SIGTERM: its summary goes first, ext_proc serves through the
+    // grace period, which lasts until the fleet has drained east and east has answered everything
+    // the fleet sent it
+    east.drainPicker(
+        grace ->
+            Await.until(
+                "the fleet drained east and east answered all it was sent",
+                Duration.ofSeconds(20),
+                () -> fleet.share("east") == 0 && east.answered() == fleet.routed("east")));
+    List<Answer> after = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      after.add(send("us", "after " + i));
+    }
+    running.set(false);
+    for (Future<?> f : loops) {
+      f.get(30, TimeUnit.SECONDS);
+    }
+    load.shutdown();
+
+    assertThat(during).isNotEmpty().allSatisfy(a -> assertThat(a.status()).isEqualTo(200));
+    assertThat(after)
+        .allSatisfy(
+            a -> {
+              assertThat(a.status()).isEqualTo(200);
+              assertThat(a.cluster()).isEqualTo("west");
+            });
+  }
+
+  @Test
+  void aClusterThatDiesIsDrainedWithinSecondsAndTheOtherTakesOver() throws Exception {
+    assertThat(send("us", "before").cluster()).isEqualTo("east");
+
+    east.killPicker();
+    Await.until("the fleet drained east", Duration.ofSeconds(5), () -> fleet.share("east") == 0);
+    List<Answer> after = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      after.add(send("us", "after " + i));
+    }
+
+    assertThat(after)
+        .allSatisfy(
+            a -> {
+              assertThat(a.status()).isEqualTo(200);
+              assertThat(a.cluster()).isEqualTo("west");
+              assertThat(a.pod()).startsWith("west-");
+            });
+  }
+
+  @Test
+  void aClusterBackFromADrainRampsUpAndTakesItsTrafficBack() throws Exception {
+    east.killPicker();
+    Await.until("the fleet drained east", Duration.ofSeconds(5), () -> fleet.share("east") == 0);
+
+    east.restartPicker();
+    // the cluster gateway's channel to the picker may be in gRPC's reconnect backoff; Envoy's
+    // health check would find the picker back, the local gateway is told
+    east.gateway.reconnectPicker();
+
+    Await.until("east ramps up", () -> "ramping".equals(state("east")));
+    double during = fleet.share("east");
+    Await.until("east has its full share again", () -> fleet.share("east") == 1);
+    assertThat(during).isGreaterThanOrEqualTo(0).isLessThan(1);
+    assertThat(state("east")).isEqualTo("up");
+    Answer back = send("us", "back again");
+    assertThat(back.status()).isEqualTo(200);
+    assertThat(back.cluster()).isEqualTo("east");
+  }
+
+  @SuppressWarnings("unchecked")
+  private String state(String cluster) {
+    return (String) ((Map<String, Object>) fleet.clustersReport().get(cluster)).get("state");
+  }
+
+  private boolean fleetSeesHotPrefixOn(String cluster) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> one = (Map<String, Object>) fleet.clustersReport().get(cluster);
+    List<?> pools = (List<?>) one.get("pools");
+    return !pools.isEmpty()
+        && !((dev.pointsman.picker.summary.PoolSummary) pools.getFirst()).hotPrefixes().isEmpty();
+  }
+
+  private Answer send(String region, String text) throws Exception {
+    String body =
+        """
+        {"model": "%s", "messages": [{"role": "user", "content": "%s"}], "max_tokens": 3}"""
+            .formatted(ClusterStack.MODEL, text);
+    HttpResponse<String> res =
+        client.send(
+            HttpRequest.newBuilder(
+                    URI.create("https://127.0.0.1:" + front.port() + "/v1/chat/completions"))
+                .timeout(Duration.ofSeconds(20))
+                .header("content-type", "application/json")
+                .header("x-pointsman-region", region)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    return new Answer(
+        res.statusCode(),
+        res.headers().firstValue("x-pointsman-cluster").orElse(null),
+        res.headers().firstValue("x-pointsman-served-by").orElse(null));
+  }
+}

@@ -1,0 +1,182 @@
+package dev.pointsman.fleet.choice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ChooserTest {
+  private static final double SLO = 1000;
+  private final Chooser chooser = new Chooser(0.8);
+
+  private static Option spot(String name, double ttft) {
+    return new Option(name, Tier.SPOT, 1.0, ttft, 0, 1);
+  }
+
+  private static Option reserved(String name, double ttft) {
+    return new Option(name, Tier.RESERVED, 2.0, ttft, 0, 1);
+  }
+
+  private static Option onDemand(String name, double ttft) {
+    return new Option(name, Tier.ON_DEMAND, 4.0, ttft, 0, 1);
+  }
+
+  private String chosen(List<Option> options, boolean sheddable, double draw) {
+    Choice c = chooser.choose(options, SLO, sheddable, draw);
+    assertThat(c).isInstanceOf(Choice.Chosen.class);
+    return ((Choice.Chosen) c).option().cluster();
+  }
+
+  private Choice.Reason reason(List<Option> options) {
+    return ((Choice.Chosen) chooser.choose(options, SLO, false, 0)).reason();
+  }
+
+  @Test
+  void theCheapestTierFillsFirstWhileComfortablyWithinTheSlo() {
+    List<Option> options = List.of(onDemand("od", 100), reserved("res", 200), spot("spot", 700));
+
+    assertThat(chosen(options, false, 0)).isEqualTo("spot");
+    assertThat(reason(options)).isEqualTo(Choice.Reason.CHEAPEST);
+  }
+
+  @Test
+  void trafficSpillsToTheNextDearerTierBeforeTheSloBreaks() {
+    // spot predicts 900 ms: within the 1000 ms SLO, but past the 800 ms spill mark
+    List<Option> options = List.of(onDemand("od", 100), reserved("res", 300), spot("spot", 900));
+
+    assertThat(chosen(options, false, 0)).isEqualTo("res");
+  }
+
+  @Test
+  void whenNothingIsComfortableTheFastestWithinTheSloTakesIt() {
+    List<Option> options = List.of(spot("spot", 950), onDemand("od", 850));
+
+    assertThat(chosen(options, false, 0)).isEqualTo("od");
+    assertThat(reason(options)).isEqualTo(Choice.Reason.FASTEST_WITHIN_SLO);
+  }
+
+  @Test
+  void whenNothingIsWithinTheSloTheFastestTakesIt() {
+    List<Option> options = List.of(spot("spot", 3000), reserved("res", 1500));
+
+    assertThat(chosen(options, false, 0)).isEqualTo("res");
+    assertThat(reason(options)).isEqualTo(Choice.Reason.FASTEST_OVER_SLO);
+  }
+
+  @Test
+  void equalPricesGoToTheFaster() {
+    List<Option> options = List.of(spot("slow", 600), spot("fast", 200));
+
+    assertThat(chosen(options, false, 0)).isEqualTo("fast");
+  }
+
+  @Test
+  void sheddableTrafficNeverSpillsToOnDemand() {
+    // spot is past the spill mark and reserved cannot serve; on-demand is idle
+    List<Option> options =
+        List.of(
+            onDemand("od", 50), new Option("res", Tier.RESERVED, 2, -1, 0, 1), spot("spot", 900));
+
+    assertThat(chosen(options, false, 0)).isEqualTo("od");
+    assertThat(chosen(options, true, 0)).isEqualTo("spot");
+  }
+
+  @Test
+  void sheddableTrafficWithOnlyOnDemandLeftIsRefusedAsSheddable() {
+    List<Option> options = List.of(onDemand("od", 50), spot("spot", -1));
+
+    assertThat(chooser.choose(options, SLO, true, 0)).isEqualTo(new Choice.NoCluster(true));
+  }
+
+  @Test
+  void noServingClusterIsNoClusterNotASheddableRefusal() {
+    List<Option> options =
+        List.of(spot("down", -1), new Option("drained", Tier.RESERVED, 2, 100, 0, 0));
+
+    assertThat(chooser.choose(options, SLO, false, 0)).isEqualTo(new Choice.NoCluster(false));
+    assertThat(chooser.choose(List.of(), SLO, false, 0)).isEqualTo(new Choice.NoCluster(false));
+  }
+
+  @Test
+  void aHotPrefixGoesBackToItsClusterWhileWithinTheSloEvenIfDearer() {
+    Option hot = new Option("od", Tier.ON_DEMAND, 4, 950, 3, 1);
+    List<Option> options = List.of(spot("spot", 100), hot);
+
+    assertThat(chosen(options, false, 0)).isEqualTo("od");
+    assertThat(reason(options)).isEqualTo(Choice.Reason.AFFINITY);
+  }
+
+  @Test
+  void aHotPrefixPastTheSloDoesNotAttract() {
+    List<Option> options =
+        List.of(spot("spot", 100), new Option("od", Tier.ON_DEMAND, 4, 1001, 3, 1));
+
+    assertThat(chosen(options, false, 0)).isEqualTo("spot");
+  }
+
+  @Test
+  void theDeepestHotPrefixWins() {
+    List<Option> options =
+        List.of(
+            new Option("shallow", Tier.SPOT, 1, 100, 2, 1),
+            new Option("deep", Tier.RESERVED, 2, 300, 9, 1));
+
+    assertThat(chosen(options, false, 0)).isEqualTo("deep");
+  }
+
+  @Test
+  void sheddableAffinityStillNeverGoesToOnDemand() {
+    List<Option> options =
+        List.of(spot("spot", 100), new Option("od", Tier.ON_DEMAND, 4, 100, 5, 1));
+
+    assertThat(chosen(options, true, 0)).isEqualTo("spot");
+  }
+
+  @Test
+  void aDrainedClusterGetsNothingEvenWhenCheapest() {
+    List<Option> options =
+        List.of(new Option("spot", Tier.SPOT, 1, 100, 0, 0), reserved("res", 300));
+
+    assertThat(chosen(options, false, 0)).isEqualTo("res");
+    assertThat(chosen(options, false, 0.999)).isEqualTo("res");
+  }
+
+  @Test
+  void aRampingClusterTakesOnlyDrawsBelowItsShareTheRestGoOnDown() {
+    List<Option> options =
+        List.of(new Option("spot", Tier.SPOT, 1, 100, 0, 0.25), reserved("res", 300));
+
+    assertThat(chosen(options, false, 0.10)).isEqualTo("spot");
+    assertThat(chosen(options, false, 0.24)).isEqualTo("spot");
+    assertThat(chosen(options, false, 0.25)).isEqualTo("res");
+    assertThat(chosen(options, false, 0.90)).isEqualTo("res");
+  }
+
+  @Test
+  void aRampingAffineClusterThatDeclinesHandsOverToTheCostRule() {
+    List<Option> options =
+        List.of(
+            new Option("hot", Tier.RESERVED, 2, 100, 4, 0.1),
+            spot("cheap", 500),
+            reserved("other", 200));
+
+    assertThat(chosen(options, false, 0.5)).isEqualTo("cheap");
+  }
+
+  @Test
+  void whenEveryOpenClusterIsRampingAndDeclinesTheFirstInOrderTakesIt() {
+    List<Option> options =
+        List.of(
+            new Option("spot", Tier.SPOT, 1, 100, 0, 0.1),
+            new Option("res", Tier.RESERVED, 2, 100, 0, 0.2));
+
+    assertThat(chosen(options, false, 0.9)).isEqualTo("spot");
+  }
+
+  @Test
+  void aSpillMarkOutOfRangeIsRefusedByName() {
+    assertThatThrownBy(() -> new Chooser(0)).hasMessage("spillAt: 0.0 (expected in (0, 1])");
+    assertThatThrownBy(() -> new Chooser(1.5)).hasMessage("spillAt: 1.5 (expected in (0, 1])");
+  }
+}

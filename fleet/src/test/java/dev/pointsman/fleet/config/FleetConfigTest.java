@@ -1,0 +1,84 @@
+package dev.pointsman.fleet.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.pointsman.fleet.choice.Tier;
+import org.junit.jupiter.api.Test;
+
+class FleetConfigTest {
+  private static final String SUMMARIES =
+      "summaries: {certChain: f.crt, privateKey: f.key, caFile: ca.pem}\n";
+  private static final String CLUSTER =
+      """
+      clusters:
+        - {name: east, gateway: "10.0.0.1:8443", summary: "picker.east:9004", tier: spot,
+           pricePerGpuHour: 1.2, rttMillis: {us: 5, eu: 90}}
+      """;
+
+  @Test
+  void defaultsAndTheClusterAreRead() {
+    FleetConfig c = FleetConfig.parse("regions: [us, eu]\n" + SUMMARIES + CLUSTER);
+
+    assertThat(c.defaultRegion()).isEqualTo("us");
+    assertThat(c.regionHeader()).isEqualTo("x-pointsman-region");
+    assertThat(c.sloHeader()).isEqualTo("x-slo-ttft-ms");
+    assertThat(c.sloTtftMillis()).isEqualTo(2000);
+    assertThat(c.spillAt()).isEqualTo(0.8);
+    assertThat(c.summaries().intervalMillis()).isEqualTo(250);
+    assertThat(c.failover().toFailover().staleAfterMillis()).isEqualTo(3000);
+    ClusterConfig east = c.clusters().getFirst();
+    assertThat(east.costTier()).isEqualTo(Tier.SPOT);
+    assertThat(east.summaryAuthority()).isEqualTo("picker.east");
+    assertThat(east.rttMillis()).containsEntry("eu", 90.0);
+    assertThat(c.region("eu")).isEqualTo("eu");
+    assertThat(c.region("mars")).isEqualTo("us");
+    assertThat(c.region(null)).isEqualTo("us");
+  }
+
+  @Test
+  void aRegionWithoutARoundTripIsAnErrorNamingTheCluster() {
+    assertThatThrownBy(() -> FleetConfig.parse("regions: [us, ap]\n" + SUMMARIES + CLUSTER))
+        .hasMessageContaining("clusters[0].rttMillis: no 'ap'");
+  }
+
+  @Test
+  void anUnknownTierIsAnErrorNamingTheChoices() {
+    assertThatThrownBy(
+            () ->
+                FleetConfig.parse(
+                    "regions: [us, eu]\n" + SUMMARIES + CLUSTER.replace("spot", "preemptible")))
+        .hasMessageContaining("tier: 'preemptible' (expected one of [spot, reserved, on-demand])");
+  }
+
+  @Test
+  void summariesWithoutClientCertificatesAreRefused() {
+    assertThatThrownBy(
+            () -> FleetConfig.parse("regions: [us, eu]\nsummaries: {certChain: f.crt}\n" + CLUSTER))
+        .hasMessageContaining("mutual TLS only");
+  }
+
+  @Test
+  void aGatewayThatIsNotHostPortIsRefused() {
+    assertThatThrownBy(
+            () ->
+                FleetConfig.parse(
+                    "regions: [us, eu]\n"
+                        + SUMMARIES
+                        + CLUSTER.replace("10.0.0.1:8443", "10.0.0.1")))
+        .hasMessageContaining("gateway: '10.0.0.1' (expected host:port)");
+  }
+
+  @Test
+  void duplicateClusterNamesAreRefused() {
+    String two = CLUSTER + CLUSTER.substring(CLUSTER.indexOf("  -"));
+    assertThatThrownBy(() -> FleetConfig.parse("regions: [us, eu]\n" + SUMMARIES + two))
+        .hasMessageContaining("clusters[1].name: 'east' (already used by another cluster)");
+  }
+
+  @Test
+  void anUnknownKeyIsRefused() {
+    assertThatThrownBy(() -> FleetConfig.parse("regions: [us, eu]\nslo: 3\n" + SUMMARIES + CLUSTER))
+        .hasMessageContaining("slo");
+  }
+}

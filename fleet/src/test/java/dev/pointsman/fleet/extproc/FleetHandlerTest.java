@@ -1,0 +1,272 @@
+package dev.pointsman.fleet.extproc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.pointsman.extproc.Completion;
+import dev.pointsman.extproc.RequestHead;
+import dev.pointsman.extproc.Responses;
+import dev.pointsman.extproc.Usage;
+import dev.pointsman.extproc.Verdict;
+import dev.pointsman.fleet.config.FleetConfig;
+import dev.pointsman.fleet.health.ClusterHealth;
+import dev.pointsman.fleet.routing.Cluster;
+import dev.pointsman.fleet.summary.Received;
+import dev.pointsman.fleet.telemetry.FleetMetrics;
+import dev.pointsman.inference.error.RequestRejectedException;
+import dev.pointsman.inference.request.ApiKind;
+import dev.pointsman.inference.request.ParsedRequest;
+import dev.pointsman.picker.summary.ClusterSummary;
+import dev.pointsman.picker.summary.HotPrefixes;
+import dev.pointsman.picker.summary.PoolSummary;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The handler between the protocol and the chooser: headers in, destination and health out. */
+class FleetHandlerTest {
+  private static final long MS = 1_000_000L;
+  private static final FleetConfig CONFIG =
+      FleetConfig.parse(
+          """
+          regions: [us, eu]
+          sloTtftMillis: 1000
+          objectives: [{name: batch, priority: -1}]
+          summaries: {certChain: f.crt, privateKey: f.key, caFile: ca.pem}
+          failover: {staleAfterMillis: 5000, minRequests: 4, errorRate: 0.5, ejectMillis: 3000, \
+          rampMillis: 0}
+          clusters:
+            - {name: spot, gateway: "10.0.0.1:8443", summary: "s:1", tier: spot, pricePerGpuHour: 1,
+               rttMillis: {us: 10, eu: 2000}}
+            - {name: od, gateway: "10.0.0.2:8443", summary: "o:1", tier: on-demand,
+               pricePerGpuHour: 4, rttMillis: {us: 50, eu: 10}}
+          """);
+
+  private final AtomicLong now = new AtomicLong(1);
+  private final Map<String, AtomicReference<Received>> summaries = new HashMap<>();
+  private final List<Cluster> clusters = new ArrayList<>();
+  private FleetHandler handler;
+
+  @BeforeEach
+  void setUp() {
+    for (var c : CONFIG.clusters()) {
+      ClusterHealth health = new ClusterHealth(CONFIG.failover().toFailover());
+      AtomicReference<Received> ref = new AtomicReference<>();
+      summaries.put(c.name(), ref);
+      clusters.add(new Cluster(c, health, ref::get));
+    }
+    summary("spot", 300, List.of());
+    summary("od", 100, List.of());
+    handler =
+        new FleetHandler(
+            CONFIG,
+            clusters,
+            () -> 0.5,
+            now::get,
+            new FleetMetrics(new SimpleMeterRegistry(), clusters, now::get));
+  }
+
+  private void summary(String cluster, double ttft, List<Long> hot) {
+    summary(cluster, ttft, 0, hot);
+  }
+
+  private void summary(String cluster, double ttft, double perRequest, List<Long> hot) {
+    summaries
+        .get(cluster)
+        .set(
+            Received.accept(
+                cluster,
+                new ClusterSummary(
+                    1,
+                    cluster,
+                    1,
+                    0,
+                    250,
+                    1000,
+                    List.of(
+                        new PoolSummary(
+                            "main",
+                            List.of("llama"),
+                            2,
+                            ttft < 0 ? 0 : 2,
+                            ttft,
+                            perRequest,
+                            0.1,
+                            false,
+                            0,
+                            List.of(),
+                            hot)))));
+    clusters.stream()
+        .filter(c -> c.name().equals(cluster))
+        .forEach(c -> c.health().summaryReceived(now.get()));
+  }
+
+  private static RequestHead head(Map<String, String> headers, String objective) {
+    return new RequestHead(
+        "POST",
+        "/v1/chat/completions",
+        "application/json",
+        "r1",
+        false,
+        objective,
+        null,
+        -1,
+        null,
+        null,
+        headers);
+  }
+
+  private static ParsedRequest body(String prompt) {
+    return new ParsedRequest(
+        "llama", true, false, prompt, prompt.length(), 10, OptionalInt.empty(), ApiKind.CHAT);
+  }
+
+  private Verdict decide(Map<String, String> headers) {
+    return handler.decide(head(headers, null), body("hello"));
+  }
+
+  private static String gateway(Verdict v) {
+    assertThat(v).isInstanceOf(Verdict.Forward.class);
+    Verdict.Forward f = (Verdict.Forward) v;
+    assertThat(f.setHeaders()).containsEntry(Responses.DESTINATION, f.destination());
+    return f.destination();
+  }
+
+  @Test
+  void theCheapClusterWithinTheObjectiveGetsItAsTheDestinationHeaderAndMetadata() {
+    assertThat(gateway(decide(Map.of()))).isEqualTo("10.0.0.1:8443");
+  }
+
+  @Test
+  void theRegionHeaderChangesTheRoundTrip() {
+    assertThat(gateway(decide(Map.of("x-pointsman-region", "eu")))).isEqualTo("10.0.0.2:8443");
+    assertThat(gateway(decide(Map.of("x-pointsman-region", "mars")))).isEqualTo("10.0.0.1:8443");
+  }
+
+  @Test
+  void aTighterObjectiveInTheRequestSpillsToTheFasterDearerCluster() {
+    // spot predicts 310 ms, on-demand 150 ms; 80% of 350 ms is 280 ms
+    assertThat(gateway(decide(Map.of("x-slo-ttft-ms", "350")))).isEqualTo("10.0.0.2:8443");
+  }
+
+  @Test
+  void aBurstBetweenTwoSummariesSpillsOnceTheQueueItBuildsWouldPassTheMark() {
+    // spot: 10 ms away, 300 ms predicted, +100 ms per request sent; the mark is 800 ms
+    summary("spot", 300, 100, List.of());
+    List<String> burst = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      burst.add(gateway(decide(Map.of())));
+    }
+
+    assertThat(burst.subList(0, 5)).containsOnly("10.0.0.1:8443");
+    assertThat(burst.subList(5, 7)).containsOnly("10.0.0.2:8443");
+    summary("spot", 300, 100, List.of()); // the next summary counts what was sent
+    assertThat(gateway(decide(Map.of()))).isEqualTo("10.0.0.1:8443");
+  }
+
+  @Test
+  void anUnreadableObjectiveIsA400NamingTheHeader() {
+    Verdict v = decide(Map.of("x-slo-ttft-ms", "soon"));
+
+    assertThat(v).isInstanceOf(Verdict.Reject.class);
+    Verdict.Reject r = (Verdict.Reject) v;
+    assertThat(r.error().httpStatus()).isEqualTo(400);
+    assertThat(r.error().code()).isEqualTo("invalid_slo_header");
+    assertThat(r.error().message()).contains("x-slo-ttft-ms: 'soon'");
+  }
+
+  @Test
+  void sheddableTrafficWithOnlyOnDemandServingIsA429WithRetryAfter() {
+    summary("spot", -1, List.of());
+
+    Verdict v = handler.decide(head(Map.of(), "batch"), body("hello"));
+
+    assertThat(v).isInstanceOf(Verdict.Reject.class);
+    assertThat(((Verdict.Reject) v).error().httpStatus()).isEqualTo(429);
+    assertThat(((Verdict.Reject) v).retryAfterSeconds()).isEqualTo(1);
+    assertThat(gateway(handler.decide(head(Map.of(), null), body("hello"))))
+        .isEqualTo("10.0.0.2:8443");
+  }
+
+  @Test
+  void noServingClusterIsA503() {
+    summary("spot", -1, List.of());
+    summary("od", -1, List.of());
+
+    Verdict v = decide(Map.of());
+
+    assertThat(((Verdict.Reject) v).error().httpStatus()).isEqualTo(503);
+  }
+
+  @Test
+  void aHotPrefixDrawsTheConversationBack() {
+    String turn1 = "a long system prompt, then the first question. ".repeat(4);
+    long[] chain = HotPrefixes.chain("llama", turn1);
+    summary("od", 100, List.of(chain[chain.length - 1]));
+
+    Verdict v = handler.decide(head(Map.of(), null), body(turn1 + "a second question"));
+
+    assertThat(gateway(v)).isEqualTo("10.0.0.2:8443");
+  }
+
+  @Test
+  void failedResponsesDrainTheClusterAndTheResponseNamesIt() {
+    for (int i = 0; i < 4; i++) {
+      Verdict.Forward f = (Verdict.Forward) decide(Map.of());
+      assertThat(f.destination()).isEqualTo("10.0.0.1:8443");
+      now.addAndGet(MS);
+      assertThat(f.listener().onResponseHeaders(i % 2 == 0 ? 503 : 200, null))
+          .containsEntry(FleetHandler.CLUSTER_HEADER, "spot");
+      f.listener().onEnd(new Completion(200, 1, 2, Usage.NONE, null, Completion.End.COMPLETED));
+    }
+
+    assertThat(gateway(decide(Map.of()))).isEqualTo("10.0.0.2:8443");
+    now.addAndGet(3001 * MS);
+    summary("spot", 300, List.of());
+    assertThat(gateway(decide(Map.of()))).isEqualTo("10.0.0.1:8443");
+  }
+
+  @Test
+  void aStreamThatFailsBeforeAnyResponseCountsAgainstTheClusterACancelDoesNot() {
+    for (int i = 0; i < 4; i++) {
+      Verdict.Forward f = (Verdict.Forward) decide(Map.of());
+      f.listener().onEnd(new Completion(0, -1, 2, Usage.NONE, null, Completion.End.CANCELLED));
+    }
+    assertThat(gateway(decide(Map.of()))).isEqualTo("10.0.0.1:8443");
+
+    for (int i = 0; i < 4; i++) {
+      Verdict.Forward f = (Verdict.Forward) decide(Map.of());
+      f.listener().onEnd(new Completion(0, -1, 2, Usage.NONE, null, Completion.End.ERROR));
+    }
+
+    assertThat(gateway(decide(Map.of()))).isEqualTo("10.0.0.2:8443");
+  }
+
+  @Test
+  void aModelNoClusterListsOrNoneAtAllIsJudgedOnEveryPool() {
+    ParsedRequest alias =
+        new ParsedRequest(
+            "llama-alias", true, false, "hi", 2, 1, OptionalInt.empty(), ApiKind.CHAT);
+    ParsedRequest none =
+        new ParsedRequest(null, true, false, "hi", 2, 1, OptionalInt.empty(), ApiKind.CHAT);
+
+    assertThat(gateway(handler.decide(head(Map.of(), null), alias))).isEqualTo("10.0.0.1:8443");
+    assertThat(gateway(handler.decide(head(Map.of(), null), none))).isEqualTo("10.0.0.1:8443");
+  }
+
+  @Test
+  void theModelListingIsEveryModelASummaryListsAndAnUnknownOneIs404() {
+    assertThat(handler.modelsJson()).contains("\"id\":\"llama\"");
+    assertThat(handler.modelJson("llama")).contains("\"object\":\"model\"");
+    assertThatThrownBy(() -> handler.modelJson("gpt-9"))
+        .isInstanceOfSatisfying(
+            RequestRejectedException.class, e -> assertThat(e.error().httpStatus()).isEqualTo(404));
+  }
+}
