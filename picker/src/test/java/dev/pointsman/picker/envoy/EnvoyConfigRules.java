@@ -827,6 +827,28 @@ public final class EnvoyConfigRules {
   }
 
   /** The HTTP connection managers of every filter chain of {@code listener}. */
+  /** The headers the first HTTP filter (a header_mutation) removes from requests, in order. */
+  public static List<String> removedByFirstFilter(HttpConnectionManager hcm) {
+    return unpack(hcm.getHttpFilters(0).getTypedConfig(), HeaderMutation.class)
+        .getMutations()
+        .getRequestMutationsList()
+        .stream()
+        .map(m -> m.getRemove())
+        .toList();
+  }
+
+  /** The headers the first early header mutation removes, in order. */
+  public static List<String> removedEarly(HttpConnectionManager hcm) {
+    return unpack(
+            hcm.getEarlyHeaderMutationExtensions(0).getTypedConfig(),
+            io.envoyproxy.envoy.extensions.http.early_header_mutation.header_mutation.v3
+                .HeaderMutation.class)
+        .getMutationsList()
+        .stream()
+        .map(m -> m.getRemove())
+        .toList();
+  }
+
   public static List<HttpConnectionManager> connectionManagers(Listener listener) {
     return listener.getFilterChainsList().stream()
         .flatMap(c -> c.getFiltersList().stream())

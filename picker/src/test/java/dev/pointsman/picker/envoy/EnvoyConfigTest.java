@@ -285,22 +285,8 @@ class EnvoyConfigTest {
     HttpConnectionManager hcm = mainConnectionManager(EnvoyConfigRules.parse(YAML));
     HttpFilter filter = hcm.getHttpFilters(0);
 
-    List<String> filterRemoves =
-        EnvoyConfigRules.unpack(filter.getTypedConfig(), HeaderMutation.class)
-            .getMutations()
-            .getRequestMutationsList()
-            .stream()
-            .map(m -> m.getRemove())
-            .toList();
-    List<String> earlyRemoves =
-        EnvoyConfigRules.unpack(
-                hcm.getEarlyHeaderMutationExtensions(0).getTypedConfig(),
-                io.envoyproxy.envoy.extensions.http.early_header_mutation.header_mutation.v3
-                    .HeaderMutation.class)
-            .getMutationsList()
-            .stream()
-            .map(m -> m.getRemove())
-            .toList();
+    List<String> filterRemoves = EnvoyConfigRules.removedByFirstFilter(hcm);
+    List<String> earlyRemoves = EnvoyConfigRules.removedEarly(hcm);
 
     assertThat(filter.getName()).isEqualTo("envoy.filters.http.header_mutation");
     assertThat(filterRemoves).containsAll(EnvoyConfigRules.STRIPPED_HEADERS);
