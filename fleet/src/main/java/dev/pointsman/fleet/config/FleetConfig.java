@@ -5,12 +5,16 @@ import dev.pointsman.config.ExtProcSection;
 import dev.pointsman.config.GrpcSection;
 import dev.pointsman.config.Yaml;
 import dev.pointsman.extproc.ExtProcSettings;
+import dev.pointsman.picker.config.FlowControlSection;
+import dev.pointsman.picker.extproc.FlowHeaders;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.routing.Objectives;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * The fleet tier's configuration file ({@code pointsman fleet --config FILE}); see docs/fleet.md.
@@ -35,6 +39,10 @@ import java.util.Set;
  * @param summaries how summaries are read (mutual TLS)
  * @param failover draining and recovery
  * @param clusters the clusters
+ * @param fairnessHeader the request header naming the tenant (default {@code
+ *     x-gateway-inference-fairness-id}, as the picker's)
+ * @param budgets tenants' token and request budgets per minute, enforced here for the whole fleet
+ *     (every cluster), as the picker's {@code flowControl.budgets}; none by default
  */
 public record FleetConfig(
     GrpcSection grpc,
@@ -49,7 +57,9 @@ public record FleetConfig(
     List<Objectives.Objective> objectives,
     SummariesSection summaries,
     FailoverSection failover,
-    List<ClusterConfig> clusters) {
+    List<ClusterConfig> clusters,
+    String fairnessHeader,
+    List<FlowControlSection.BudgetEntry> budgets) {
 
   public FleetConfig {
     grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
@@ -85,6 +95,9 @@ public record FleetConfig(
     clusters = clusters == null ? List.of() : List.copyOf(clusters);
     checkClusters(clusters, regions);
     extProc.toSettings(ExtProcSettings.DEFAULTS);
+    fairnessHeader = header("fairnessHeader", fairnessHeader, FlowHeaders.DEFAULT_FAIRNESS);
+    budgets = budgets == null ? List.of() : List.copyOf(budgets);
+    budgetsOf(budgets, () -> 0L); // no tenant and model twice
   }
 
   private static void checkClusters(List<ClusterConfig> clusters, List<String> regions) {
@@ -134,6 +147,17 @@ public record FleetConfig(
   /** The ext_proc settings in force. */
   public ExtProcSettings extProcSettings() {
     return extProc.toSettings(ExtProcSettings.DEFAULTS);
+  }
+
+  /** The tenants' budgets, on the given clock. */
+  public TokenBudgets tokenBudgets(LongSupplier nanos) {
+    return budgetsOf(budgets, nanos);
+  }
+
+  private static TokenBudgets budgetsOf(
+      List<FlowControlSection.BudgetEntry> entries, LongSupplier nanos) {
+    return new TokenBudgets(
+        entries.stream().map(FlowControlSection.BudgetEntry::toBudget).toList(), nanos);
   }
 
   /** The region a request header names: itself when configured, else {@code defaultRegion}. */

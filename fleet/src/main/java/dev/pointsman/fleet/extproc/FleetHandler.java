@@ -4,6 +4,7 @@ import dev.pointsman.extproc.Completion;
 import dev.pointsman.extproc.ExtProcHandler;
 import dev.pointsman.extproc.RequestHead;
 import dev.pointsman.extproc.Responses;
+import dev.pointsman.extproc.Usage;
 import dev.pointsman.extproc.Verdict;
 import dev.pointsman.fleet.choice.Choice;
 import dev.pointsman.fleet.choice.Chooser;
@@ -14,8 +15,14 @@ import dev.pointsman.fleet.summary.Received;
 import dev.pointsman.fleet.telemetry.FleetMetrics;
 import dev.pointsman.inference.error.OpenAiError;
 import dev.pointsman.inference.request.ParsedRequest;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
+import dev.pointsman.picker.routing.DroppedReason;
+import dev.pointsman.picker.routing.FlowGate;
+import dev.pointsman.picker.routing.FlowRefusals;
 import dev.pointsman.picker.routing.Objectives;
+import dev.pointsman.picker.routing.RouteOutcome;
 import dev.pointsman.picker.summary.HotPrefixes;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -27,6 +34,11 @@ import java.util.function.LongSupplier;
  * header and {@code envoy.lb} metadata exactly as the picker returns a pod. Each routed request's
  * response status is fed back to its cluster's health: a 5xx, or a stream that failed before any
  * response, counts against it.
+ *
+ * <p>Tenants' budgets are enforced here, in front of every cluster: a request reserves its
+ * estimated tokens (prompt plus output cap) and one request before a cluster is chosen, or is
+ * refused with 429, {@code retry-after} and the {@code x-ratelimit-*} headers; it settles from the
+ * usage its response reports, or gives the reservation back when no cluster answered it.
  */
 public final class FleetHandler implements ExtProcHandler {
   /** The response header naming the cluster that served, for clients and tests. */
@@ -39,6 +51,7 @@ public final class FleetHandler implements ExtProcHandler {
   private final DoubleSupplier draws;
   private final LongSupplier nanoClock;
   private final FleetMetrics metrics;
+  private final TokenBudgets budgets;
 
   public FleetHandler(
       FleetConfig config,
@@ -53,6 +66,7 @@ public final class FleetHandler implements ExtProcHandler {
     this.draws = Objects.requireNonNull(draws, "draws");
     this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.budgets = config.tokenBudgets(nanoClock);
   }
 
   @Override
@@ -66,6 +80,17 @@ public final class FleetHandler implements ExtProcHandler {
           "invalid_slo_header",
           0);
     }
+    String tenant = tenant(head.header(config.fairnessHeader()));
+    long estimate =
+        body.estimatedPromptTokens()
+            + body.maxOutputTokens().orElse(FlowGate.DEFAULT_OUTPUT_TOKENS);
+    TokenBudgets.Admission admission = budgets.reserve(tenant, body.model(), estimate);
+    if (!admission.admitted()) {
+      RouteOutcome.Rejected r = FlowRefusals.budget(tenant, admission.refusal());
+      Map<String, String> headers = new LinkedHashMap<>(r.headers());
+      headers.put(DroppedReason.HEADER, r.droppedReason());
+      return new Verdict.Reject(r.error(), r.reason(), r.retryAfterSeconds(), headers);
+    }
     String region = config.region(head.header(config.regionHeader()));
     long[] chain = HotPrefixes.chain(body.model(), body.promptPrefix());
     Choice choice =
@@ -75,12 +100,19 @@ public final class FleetHandler implements ExtProcHandler {
             objectives.sheddable(head.objective()),
             draws.getAsDouble());
     return switch (choice) {
-      case Choice.Chosen c -> forward(c);
-      case Choice.NoCluster n -> reject(n);
+      case Choice.Chosen c -> forward(c, admission.reservation());
+      case Choice.NoCluster n -> {
+        budgets.release(admission.reservation());
+        yield reject(n);
+      }
     };
   }
 
-  private Verdict forward(Choice.Chosen chosen) {
+  private static String tenant(String header) {
+    return header == null || header.isBlank() ? FlowGate.DEFAULT_TENANT : header.trim();
+  }
+
+  private Verdict forward(Choice.Chosen chosen, TokenBudgets.Reservation reservation) {
     Cluster cluster =
         clusters.stream()
             .filter(c -> c.name().equals(chosen.option().cluster()))
@@ -93,7 +125,7 @@ public final class FleetHandler implements ExtProcHandler {
     }
     metrics.routed(cluster.name(), chosen.reason().label());
     return new Verdict.Forward(
-        Map.of(Responses.DESTINATION, gateway), gateway, new Outcome(cluster));
+        Map.of(Responses.DESTINATION, gateway), gateway, new Outcome(cluster, reservation));
   }
 
   private static Verdict reject(Choice.NoCluster none) {
@@ -136,13 +168,15 @@ public final class FleetHandler implements ExtProcHandler {
     return ms;
   }
 
-  /** Feeds one request's outcome back to its cluster's health. */
+  /** Feeds one request's outcome back to its cluster's health, and settles its budget. */
   private final class Outcome implements Verdict.ResponseListener {
     private final Cluster cluster;
+    private final TokenBudgets.Reservation reservation;
     private volatile boolean answered;
 
-    Outcome(Cluster cluster) {
+    Outcome(Cluster cluster, TokenBudgets.Reservation reservation) {
       this.cluster = cluster;
+      this.reservation = reservation;
     }
 
     @Override
@@ -158,6 +192,14 @@ public final class FleetHandler implements ExtProcHandler {
       if (!answered && completion.end() == Completion.End.ERROR) {
         record(true);
       }
+      if (!answered) {
+        budgets.release(reservation); // no cluster answered: nothing was served
+        return;
+      }
+      Usage u = completion.usage();
+      budgets.settle(
+          reservation,
+          u.present() ? Math.max(0, u.promptTokens()) + Math.max(0, u.completionTokens()) : -1);
     }
 
     private void record(boolean failed) {

@@ -269,4 +269,66 @@ class FleetHandlerTest {
         .isInstanceOfSatisfying(
             RequestRejectedException.class, e -> assertThat(e.error().httpStatus()).isEqualTo(404));
   }
+
+  @Test
+  void aTenantsBudgetHoldsAcrossClustersSettlesFromUsageAndIsGivenBackWhenNothingAnswered() {
+    FleetConfig budgeted =
+        FleetConfig.parse(
+            """
+            regions: [us, eu]
+            sloTtftMillis: 1000
+            summaries: {certChain: f.crt, privateKey: f.key, caFile: ca.pem}
+            budgets: [{fairnessId: acme, requestsPerMinute: 3, tokensPerMinute: 1000}]
+            clusters:
+              - {name: spot, gateway: "10.0.0.1:8443", summary: "s:1", tier: spot,
+                 pricePerGpuHour: 1, rttMillis: {us: 10, eu: 2000}}
+              - {name: od, gateway: "10.0.0.2:8443", summary: "o:1", tier: on-demand,
+                 pricePerGpuHour: 4, rttMillis: {us: 50, eu: 10}}
+            """);
+    FleetHandler limited =
+        new FleetHandler(
+            budgeted,
+            clusters,
+            () -> 0.5,
+            now::get,
+            new FleetMetrics(new SimpleMeterRegistry(), clusters, now::get));
+    Map<String, String> acme = Map.of("x-gateway-inference-fairness-id", "acme");
+    Map<String, String> acmeFar =
+        Map.of("x-gateway-inference-fairness-id", "acme", "x-pointsman-region", "eu");
+
+    // each admitted request reserves 10 prompt + 200 output tokens; two clusters, one budget
+    Verdict.Forward first = (Verdict.Forward) limited.decide(head(acme, null), body("hello"));
+    Verdict.Forward second = (Verdict.Forward) limited.decide(head(acmeFar, null), body("hello"));
+    assertThat(List.of(first.destination(), second.destination()))
+        .containsExactly("10.0.0.1:8443", "10.0.0.2:8443");
+    // the first one's stream fails before any answer: its request and tokens come back
+    first.listener().onEnd(new Completion(0, -1, 2, Usage.NONE, null, Completion.End.ERROR));
+    Verdict.Forward third = (Verdict.Forward) limited.decide(head(acme, null), body("hello"));
+    third.listener().onResponseHeaders(200, null);
+    third
+        .listener()
+        .onEnd(new Completion(200, 1, 2, new Usage(10, 5, 0), null, Completion.End.COMPLETED));
+    assertThat(limited.decide(head(acmeFar, null), body("hello")))
+        .isInstanceOf(Verdict.Forward.class);
+
+    Verdict refused = limited.decide(head(acme, null), body("hello"));
+    assertThat(refused).isInstanceOf(Verdict.Reject.class);
+    Verdict.Reject r = (Verdict.Reject) refused;
+    assertThat(r.error().httpStatus()).isEqualTo(429);
+    assertThat(r.error().code()).isEqualTo("budget_exceeded");
+    assertThat(r.retryAfterSeconds()).isPositive();
+    assertThat(r.headers())
+        .containsEntry("x-ratelimit-limit-requests", "3")
+        .containsEntry("x-ratelimit-remaining-requests", "0")
+        .containsEntry("x-ratelimit-limit-tokens", "1000")
+        // 1000 - 210 (second, still held) - 15 (third, settled from usage) - 210 (fourth)
+        .containsEntry("x-ratelimit-remaining-tokens", "565");
+    // another tenant, and a request without one, are not limited by acme's budget
+    assertThat(
+            limited.decide(
+                head(Map.of("x-gateway-inference-fairness-id", "other"), null), body("hello")))
+        .isInstanceOf(Verdict.Forward.class);
+    assertThat(limited.decide(head(Map.of(), null), body("hello")))
+        .isInstanceOf(Verdict.Forward.class);
+  }
 }

@@ -30,7 +30,7 @@ import java.util.function.LongSupplier;
  */
 public final class FlowGate implements Routing {
   /** Output tokens assumed for a request that does not cap them, in its DRR cost. */
-  static final int DEFAULT_OUTPUT_TOKENS = 200;
+  public static final int DEFAULT_OUTPUT_TOKENS = 200;
 
   /** The tenant of requests without a fairness id. */
   public static final String DEFAULT_TENANT = "default";

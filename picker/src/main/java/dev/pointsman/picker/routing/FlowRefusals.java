@@ -11,7 +11,7 @@ import dev.pointsman.picker.flowcontrol.TokenBudgets;
  * request whose TTL ran out while its pools had no endpoint left, which gets 503 as a request to a
  * pool without endpoints does.
  */
-final class FlowRefusals {
+public final class FlowRefusals {
   private FlowRefusals() {}
 
   static RouteOutcome.Rejected of(
@@ -41,7 +41,7 @@ final class FlowRefusals {
    * A tenant over its budget: 429 with {@code retry-after} (when enough will have refilled) and the
    * budget's limits and remaining values in OpenAI's {@code x-ratelimit-*} headers.
    */
-  static RouteOutcome.Rejected budget(String tenant, TokenBudgets.Refusal r) {
+  public static RouteOutcome.Rejected budget(String tenant, TokenBudgets.Refusal r) {
     java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
     if (r.limitTokens() >= 0) {
       headers.put("x-ratelimit-limit-tokens", Long.toString(r.limitTokens()));
