@@ -16,6 +16,10 @@ import java.time.Duration;
  * @param unavailableAfterMillis an endpoint without a good scrape for this long is unavailable
  * @param modelsIntervalMillis time between two reads of an endpoint's model listing; 0 = off
  * @param modelsPath the model-listing path
+ * @param cpuBudgetCores the CPU the scraper may use, in cores (default 0.5); past it every endpoint
+ *     is scraped less often, evenly, up to {@code maxStretchMillis}; 0 turns the budget off
+ * @param maxStretchMillis the longest interval the budget may stretch to (default 250, the default
+ *     {@code staleAfterMillis})
  */
 public record ScrapeSection(
     Integer intervalMillis,
@@ -26,10 +30,12 @@ public record ScrapeSection(
     Integer staleAfterMillis,
     Integer unavailableAfterMillis,
     Integer modelsIntervalMillis,
-    String modelsPath) {
+    String modelsPath,
+    Double cpuBudgetCores,
+    Integer maxStretchMillis) {
 
   public static final ScrapeSection DEFAULTS =
-      new ScrapeSection(null, null, null, null, null, null, null, null, null);
+      new ScrapeSection(null, null, null, null, null, null, null, null, null, null, null);
 
   public ScrapeSection {
     ScraperConfig s = ScraperConfig.DEFAULT;
@@ -48,13 +54,33 @@ public record ScrapeSection(
     modelsIntervalMillis =
         modelsIntervalMillis == null ? (int) s.modelsInterval().toMillis() : modelsIntervalMillis;
     modelsPath = modelsPath == null ? s.modelsPath() : modelsPath;
-    scraper(intervalMillis, timeoutMillis, maxConcurrent, path, modelsIntervalMillis, modelsPath);
+    cpuBudgetCores = cpuBudgetCores == null ? s.cpuBudgetCores() : cpuBudgetCores;
+    maxStretchMillis =
+        maxStretchMillis == null
+            ? (int) Math.max(s.maxStretch().toMillis(), intervalMillis)
+            : maxStretchMillis;
+    scraper(
+        intervalMillis,
+        timeoutMillis,
+        maxConcurrent,
+        path,
+        modelsIntervalMillis,
+        modelsPath,
+        cpuBudgetCores,
+        maxStretchMillis);
     datastore(failureThreshold, staleAfterMillis, unavailableAfterMillis);
   }
 
   public ScraperConfig scraper() {
     return scraper(
-        intervalMillis, timeoutMillis, maxConcurrent, path, modelsIntervalMillis, modelsPath);
+        intervalMillis,
+        timeoutMillis,
+        maxConcurrent,
+        path,
+        modelsIntervalMillis,
+        modelsPath,
+        cpuBudgetCores,
+        maxStretchMillis);
   }
 
   public DatastoreConfig datastore() {
@@ -67,14 +93,18 @@ public record ScrapeSection(
       int maxConcurrent,
       String path,
       int modelsIntervalMillis,
-      String modelsPath) {
+      String modelsPath,
+      double cpuBudgetCores,
+      int maxStretchMillis) {
     return new ScraperConfig(
         Duration.ofMillis(intervalMillis),
         Duration.ofMillis(timeoutMillis),
         maxConcurrent,
         path,
         Duration.ofMillis(modelsIntervalMillis),
-        modelsPath);
+        modelsPath,
+        cpuBudgetCores,
+        Duration.ofMillis(maxStretchMillis));
   }
 
   private static DatastoreConfig datastore(

@@ -6,21 +6,16 @@ import java.util.function.LongSupplier;
 /**
  * Holds the scraper to a CPU budget by stretching the scrape interval when the fleet is too large
  * for it: every endpoint is then scraped on one tick in {@link #stride()} (each on its own tick, so
- * the fleet stays spread over the interval), never less often than {@link #MAX_STRETCH}, the
- * datastore's default {@code staleAfter}: an endpoint scraped that often is never reported stale.
- * Once a second it reads the CPU time the scraper's threads used and rescales the stride by used
- * over budget; it shrinks back when there is room again.
+ * the fleet stays spread over the interval), never less often than the longest stretch allowed
+ * ({@link ScraperConfig#maxStretch()}, by default the datastore's default {@code staleAfter}: an
+ * endpoint scraped that often is never reported stale). Once a second it reads the CPU time the
+ * scraper's threads used and rescales the stride by used over budget; it shrinks back when there is
+ * room again.
  *
  * <p>Thread-safe: {@link #update} may race with itself (one caller wins the period) and with {@link
  * #stride()}.
  */
 final class ScrapeBudget {
-
-  /** Half a core: the bound for 1,024 endpoints at 50 ms. */
-  static final double DEFAULT_CORES = 0.5;
-
-  /** The longest stretched interval. */
-  static final Duration MAX_STRETCH = Duration.ofMillis(250);
 
   private static final long PERIOD_NANOS = 1_000_000_000L;
 
@@ -34,14 +29,15 @@ final class ScrapeBudget {
   /**
    * @param cores the budget, in cores (> 0)
    * @param interval the configured scrape interval
+   * @param maxStretch the longest interval the stride may stretch it to
    * @param cpuNanos the CPU time used so far by the threads that scrape
    */
-  ScrapeBudget(double cores, Duration interval, LongSupplier cpuNanos) {
+  ScrapeBudget(double cores, Duration interval, Duration maxStretch, LongSupplier cpuNanos) {
     if (!(cores > 0)) {
       throw new IllegalArgumentException("scrape CPU budget: " + cores + " (expected > 0 cores)");
     }
     this.cores = cores;
-    this.maxStride = (int) Math.max(1, MAX_STRETCH.toNanos() / interval.toNanos());
+    this.maxStride = (int) Math.max(1, maxStretch.toNanos() / interval.toNanos());
     this.cpuNanos = cpuNanos;
   }
 

@@ -62,7 +62,11 @@ public final class Scraper implements AutoCloseable {
             Objects.requireNonNull(listener, "listener"),
             Objects.requireNonNull(observer, "observer"),
             new Semaphore(config.maxConcurrent()),
-            new ScrapeBudget(ScrapeBudget.DEFAULT_CORES, config.interval(), cpuNanos));
+            new ScrapeBudget(
+                config.cpuBudgetCores() > 0 ? config.cpuBudgetCores() : Double.POSITIVE_INFINITY,
+                config.interval(),
+                config.maxStretch(),
+                cpuNanos));
   }
 
   /**

@@ -15,6 +15,9 @@ import java.util.Objects;
  * @param modelsInterval time between two reads of an endpoint's model listing (the LoRA adapters
  *     registered there); zero turns them off. Rounded up to whole scrape intervals.
  * @param modelsPath the model-listing path, starting with {@code /}
+ * @param cpuBudgetCores the CPU the scraper may use, in cores ({@link ScrapeBudget}): past it every
+ *     endpoint is scraped less often, evenly; 0 turns the budget off
+ * @param maxStretch the longest interval the budget may stretch to (at least {@code interval})
  */
 public record ScraperConfig(
     Duration interval,
@@ -22,7 +25,15 @@ public record ScraperConfig(
     int maxConcurrent,
     String path,
     Duration modelsInterval,
-    String modelsPath) {
+    String modelsPath,
+    double cpuBudgetCores,
+    Duration maxStretch) {
+
+  /** Half a core: what 1,024 endpoints at 50 ms were held to (docs/benchmarks.md, "Scraping"). */
+  public static final double DEFAULT_CPU_BUDGET_CORES = 0.5;
+
+  /** The datastore's default {@code staleAfter}: an endpoint scraped that often is never stale. */
+  public static final Duration DEFAULT_MAX_STRETCH = Duration.ofMillis(250);
 
   /** Every 2 s: an adapter registered or removed is seen within about that. */
   public static final Duration DEFAULT_MODELS_INTERVAL = Duration.ofSeconds(2);
@@ -43,6 +54,25 @@ public record ScraperConfig(
   /** Settings with the default model listing ({@code /v1/models} every 2 s). */
   public ScraperConfig(Duration interval, Duration timeout, int maxConcurrent, String path) {
     this(interval, timeout, maxConcurrent, path, DEFAULT_MODELS_INTERVAL, DEFAULT_MODELS_PATH);
+  }
+
+  /** Settings with the default CPU budget. */
+  public ScraperConfig(
+      Duration interval,
+      Duration timeout,
+      int maxConcurrent,
+      String path,
+      Duration modelsInterval,
+      String modelsPath) {
+    this(
+        interval,
+        timeout,
+        maxConcurrent,
+        path,
+        modelsInterval,
+        modelsPath,
+        DEFAULT_CPU_BUDGET_CORES,
+        DEFAULT_MAX_STRETCH.compareTo(interval) < 0 ? interval : DEFAULT_MAX_STRETCH);
   }
 
   public ScraperConfig {
@@ -77,6 +107,19 @@ public record ScraperConfig(
       throw new IllegalArgumentException(
           "scrape.modelsInterval: " + modelsInterval + " (expected >= 0; 0 turns it off)");
     }
+    if (!(cpuBudgetCores >= 0 && cpuBudgetCores <= 1024)) {
+      throw new IllegalArgumentException(
+          "scrape.cpuBudgetCores: " + cpuBudgetCores + " (expected 0..1024; 0 turns it off)");
+    }
+    Objects.requireNonNull(maxStretch, "maxStretch");
+    if (maxStretch.compareTo(interval) < 0) {
+      throw new IllegalArgumentException(
+          "scrape.maxStretchMillis: "
+              + maxStretch.toMillis()
+              + " (expected >= the interval, "
+              + interval.toMillis()
+              + ")");
+    }
   }
 
   static void checkPath(String name, String path, String example) {
@@ -96,18 +139,56 @@ public record ScraperConfig(
   }
 
   public ScraperConfig withInterval(Duration newInterval) {
-    return new ScraperConfig(newInterval, timeout, maxConcurrent, path, modelsInterval, modelsPath);
+    return new ScraperConfig(
+        newInterval,
+        timeout,
+        maxConcurrent,
+        path,
+        modelsInterval,
+        modelsPath,
+        cpuBudgetCores,
+        maxStretch.compareTo(newInterval) < 0 ? newInterval : maxStretch);
   }
 
   public ScraperConfig withTimeout(Duration newTimeout) {
-    return new ScraperConfig(interval, newTimeout, maxConcurrent, path, modelsInterval, modelsPath);
+    return new ScraperConfig(
+        interval,
+        newTimeout,
+        maxConcurrent,
+        path,
+        modelsInterval,
+        modelsPath,
+        cpuBudgetCores,
+        maxStretch);
   }
 
   public ScraperConfig withModelsInterval(Duration newModelsInterval) {
-    return new ScraperConfig(interval, timeout, maxConcurrent, path, newModelsInterval, modelsPath);
+    return new ScraperConfig(
+        interval,
+        timeout,
+        maxConcurrent,
+        path,
+        newModelsInterval,
+        modelsPath,
+        cpuBudgetCores,
+        maxStretch);
   }
 
   public ScraperConfig withMaxConcurrent(int newMaxConcurrent) {
-    return new ScraperConfig(interval, timeout, newMaxConcurrent, path, modelsInterval, modelsPath);
+    return new ScraperConfig(
+        interval,
+        timeout,
+        newMaxConcurrent,
+        path,
+        modelsInterval,
+        modelsPath,
+        cpuBudgetCores,
+        maxStretch);
+  }
+
+  /** These settings with another CPU budget (0: off) and longest stretched interval. */
+  public ScraperConfig withCpuBudget(double cores, Duration newMaxStretch) {
+    return new ScraperConfig(
+        interval, timeout, maxConcurrent, path, modelsInterval, modelsPath, cores, newMaxStretch);
   }
 }

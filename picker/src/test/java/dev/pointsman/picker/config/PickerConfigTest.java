@@ -30,6 +30,18 @@ class PickerConfigTest {
   }
 
   @Test
+  void theScrapersCpuBudgetAndLongestStretchAreRead() {
+    PickerConfig c =
+        PickerConfig.parse(POOL + "scrape: {cpuBudgetCores: 2, maxStretchMillis: 150}\n");
+    assertThat(c.scrape().scraper().cpuBudgetCores()).isEqualTo(2.0);
+    assertThat(c.scrape().scraper().maxStretch()).isEqualTo(java.time.Duration.ofMillis(150));
+    PickerConfig slow = PickerConfig.parse(POOL + "scrape: {intervalMillis: 400}\n");
+    assertThat(slow.scrape().scraper().maxStretch()) // never below the interval
+        .isEqualTo(java.time.Duration.ofMillis(400));
+    assertThat(PickerConfig.parse(POOL).scrape().scraper().cpuBudgetCores()).isEqualTo(0.5);
+  }
+
+  @Test
   void aPoolsModelSizeLabelsItsEndpointsForTheSpeedPrior() {
     String label = dev.pointsman.picker.scheduling.prior.SpeedPriors.MODEL_PARAMS_LABEL;
     PickerConfig stated =
@@ -120,6 +132,9 @@ class PickerConfigTest {
         "grpc: {port: 70000} | grpc.port: 70000 (expected 0..65535)",
         "extProc: {requestBodyMode: STREAMED} | extProc.requestBodyMode: 'STREAMED'",
         "scrape: {intervalMillis: 0} | scrape.interval",
+        "scrape: {maxStretchMillis: 20} | scrape.maxStretchMillis: 20 (expected >= the interval,"
+            + " 50)",
+        "scrape: {cpuBudgetCores: -0.5} | scrape.cpuBudgetCores: -0.5",
         "pools: [{name: a, endpoints: [{address: nope}]}] | pools[0].endpoints[0].address: 'nope'"
             + " (expected host:port)",
         "pools: [{name: a, engine: tgi}] | pools[0].engine: 'tgi'",

@@ -15,7 +15,7 @@ class ScrapeBudgetTest {
   private final AtomicLong cpu = new AtomicLong();
 
   private ScrapeBudget budget() {
-    return new ScrapeBudget(0.5, Duration.ofMillis(50), cpu::get);
+    return new ScrapeBudget(0.5, Duration.ofMillis(50), Duration.ofMillis(250), cpu::get);
   }
 
   @Test
@@ -66,8 +66,31 @@ class ScrapeBudgetTest {
   }
 
   @Test
+  void theLongestStretchIsConfigurableAndABudgetOfZeroNeverStretches() {
+    ScrapeBudget shortStretch =
+        new ScrapeBudget(0.5, Duration.ofMillis(50), Duration.ofMillis(100), cpu::get);
+    shortStretch.update(0);
+    cpu.set(SECOND * 10);
+    shortStretch.update(SECOND);
+    assertThat(shortStretch.stride()).isEqualTo(2); // 100 ms at 50 ms
+
+    ScraperConfig off = ScraperConfig.DEFAULT.withCpuBudget(0, Duration.ofMillis(250));
+    ScrapeBudget unlimited =
+        new ScrapeBudget(Double.POSITIVE_INFINITY, off.interval(), off.maxStretch(), cpu::get);
+    unlimited.update(SECOND);
+    cpu.addAndGet(SECOND * 10);
+    unlimited.update(2 * SECOND);
+    assertThat(unlimited.stride()).isEqualTo(1);
+    assertThatThrownBy(() -> ScraperConfig.DEFAULT.withCpuBudget(0.5, Duration.ofMillis(10)))
+        .hasMessage("scrape.maxStretchMillis: 10 (expected >= the interval, 50)");
+    assertThatThrownBy(() -> ScraperConfig.DEFAULT.withCpuBudget(-1, Duration.ofMillis(250)))
+        .hasMessageStartingWith("scrape.cpuBudgetCores: -1.0");
+  }
+
+  @Test
   void theBudgetIsValidated() {
-    assertThatThrownBy(() -> new ScrapeBudget(0, Duration.ofMillis(50), cpu::get))
+    assertThatThrownBy(
+            () -> new ScrapeBudget(0, Duration.ofMillis(50), Duration.ofMillis(250), cpu::get))
         .hasMessage("scrape CPU budget: 0.0 (expected > 0 cores)");
   }
 
