@@ -16,13 +16,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shipped Envoy bootstrap for the fleet tier (deploy/envoy/fleet-envoy.yaml) parses strictly,
+ * The shipped Envoy bootstrap for the fleet tier (deploy/envoy-fleet/envoy.yaml) parses strictly,
  * keeps every hardening rule of the clusters' gateway config, and routes only what the fleet tier
  * placed, to the chosen cluster's gateway over verified TLS.
  */
 class FleetEnvoyConfigTest {
   private static final String YAML =
-      EnvoyConfigRules.read(Path.of("..", "deploy", "envoy", "fleet-envoy.yaml"));
+      EnvoyConfigRules.read(Path.of("..", "deploy", "envoy-fleet", "envoy.yaml"));
   private static final String SNI = "gateway.fleet.pointsman.internal";
 
   @Test
