@@ -1,6 +1,7 @@
 package dev.pointsman.bench.routing.report;
 
 import dev.pointsman.bench.routing.run.Fleets;
+import dev.pointsman.bench.routing.run.FlowClasses;
 import dev.pointsman.bench.routing.run.RunResult;
 import dev.pointsman.bench.routing.run.ScenarioResult;
 import dev.pointsman.bench.routing.scenario.PodGroup;
@@ -114,11 +115,52 @@ public final class Markdown {
     ladder(sb, r, "p99 TTFT (ms)", x -> x.ttftMs().p99(), true);
     ladder(sb, r, "mean TTFT (ms)", x -> x.ttftMs().mean(), true);
     ladder(sb, r, "goodput (req/s)", RunResult::goodputReqPerS, false);
+    classes(sb, r);
     headline(sb, r);
     for (String c : charts) {
       sb.append("![").append(c).append("](").append(c).append(")\n");
     }
     sb.append('\n');
+  }
+
+  /**
+   * TTFT by class of traffic (tenant and priority) at the headline load, when the scenario declares
+   * classes: per policy and class, p99 TTFT, the share within the TTFT SLO and the shed.
+   */
+  static void classes(StringBuilder sb, ScenarioResult r) {
+    double h = r.headlineLoad();
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    for (RunResult run : r.runs()) {
+      if (Math.abs(run.load() - h) < 1e-9) {
+        run.classes().forEach(c -> names.add(c.name()));
+      }
+    }
+    if (names.isEmpty()) {
+      return;
+    }
+    sb.append("TTFT by class of traffic @").append(pct(h));
+    sb.append(" (p99 ms; share within the TTFT SLO; shed of the class's requests):\n\n");
+    sb.append("| policy | class | p99 TTFT | within SLO | shed |\n|---|---|---|---|---|\n");
+    for (String p : r.policies()) {
+      List<RunResult> at = r.at(p, h);
+      for (String name : names) {
+        List<FlowClasses> of = new java.util.ArrayList<>();
+        for (RunResult run : at) {
+          run.classes().stream().filter(c -> c.name().equals(name)).forEach(of::add);
+        }
+        if (of.isEmpty()) {
+          continue;
+        }
+        double p99 = of.stream().mapToDouble(FlowClasses::p99TtftMs).average().orElse(Double.NaN);
+        double within = of.stream().mapToDouble(FlowClasses::withinSlo).average().orElse(0);
+        int shed = of.stream().mapToInt(FlowClasses::shed).sum();
+        int requests = of.stream().mapToInt(FlowClasses::requests).sum();
+        sb.append("| ").append(p).append(" | ").append(name);
+        sb.append(" | ").append(ms(p99)).append(" | ").append(pct(within));
+        sb.append(" | ").append(shed).append(" of ").append(requests).append(" |\n");
+      }
+    }
+    sb.append("\nMeans over the seeds (shed: summed).\n\n");
   }
 
   private static void ladder(

@@ -123,6 +123,7 @@ final class Measurements {
         apeN == 0 ? null : apeSum / apeN,
         tpotApeN == 0 ? null : tpotApeSum / tpotApeN,
         perPod,
-        sortedTtft);
+        sortedTtft,
+        FlowClasses.of(run, warmupMs, scenario.slo().ttftMs()));
   }
 }

@@ -131,10 +131,9 @@ public final class PolicyRun {
     List<BenchRequest> stream =
         dev.pointsman.bench.routing.workload.RequestStream.generate(
             scenario, rate(capacity, load), durationMs, seed);
-    PolicyRun run = new PolicyRun(scenario, capacity, policyName, load, seed, stream);
-    RunResult result = run.execute(Map.of());
-    return new FlowClasses.Classed(
-        result, FlowClasses.of(run, scenario.warmupSeconds() * 1000, scenario.slo().ttftMs()));
+    RunResult result =
+        new PolicyRun(scenario, capacity, policyName, load, seed, stream).execute(Map.of());
+    return new FlowClasses.Classed(result, result.classes());
   }
 
   /** The run itself, executed, for tests of what happened to each request. */

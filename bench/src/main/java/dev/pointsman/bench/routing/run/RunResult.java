@@ -34,6 +34,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * @param tpotPredictorMape the same for its time-per-output-token prediction, or null
  * @param perPodRequests measured requests sent to each pod
  * @param ttftSamples the sorted TTFT sample (for CDF charts; not written)
+ * @param classes TTFT by class of traffic (tenant and priority), when the scenario declares them;
+ *     empty (and not written) otherwise
  */
 @JsonPropertyOrder({
   "policy",
@@ -56,7 +58,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "imbalanceCv",
   "predictorMape",
   "tpotPredictorMape",
-  "perPodRequests"
+  "perPodRequests",
+  "classes"
 })
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record RunResult(
@@ -81,7 +84,12 @@ public record RunResult(
     Double predictorMape,
     Double tpotPredictorMape,
     int[] perPodRequests,
-    @JsonIgnore double[] ttftSamples) {
+    @JsonIgnore double[] ttftSamples,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) java.util.List<FlowClasses> classes) {
+
+  public RunResult {
+    classes = classes == null ? java.util.List.of() : java.util.List.copyOf(classes);
+  }
 
   /** Measured requests: arrived after the warm-up. */
   public int measured() {

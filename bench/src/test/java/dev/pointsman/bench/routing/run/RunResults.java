@@ -8,6 +8,12 @@ public final class RunResults {
    * A run of {@code policy} at {@code load} on {@code seed} whose every TTFT figure is {@code ms}.
    */
   public static RunResult ttft(String policy, double load, long seed, double ms) {
+    return ttft(policy, load, seed, ms, java.util.List.of());
+  }
+
+  /** As {@link #ttft(String, double, long, double)}, with TTFT by class of traffic. */
+  public static RunResult ttft(
+      String policy, double load, long seed, double ms, java.util.List<FlowClasses> classes) {
     return new RunResult(
         policy,
         load,
@@ -30,6 +36,7 @@ public final class RunResults {
         null,
         null,
         new int[] {100},
-        new double[] {ms});
+        new double[] {ms},
+        classes);
   }
 }

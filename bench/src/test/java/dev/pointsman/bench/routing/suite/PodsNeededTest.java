@@ -276,7 +276,8 @@ class PodsNeededTest {
         null,
         null,
         new int[] {completed},
-        new double[] {100});
+        new double[] {100},
+        java.util.List.of());
   }
 
   @Test
