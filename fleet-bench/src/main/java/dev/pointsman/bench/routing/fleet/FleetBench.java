@@ -16,8 +16,8 @@ import java.util.function.ToDoubleFunction;
  * The fleet benchmark (issue 21, "Measured"): three clusters in two regions, one of them spot, each
  * a small simulated fleet run by the production picker, clients in both regions; the fleet tier's
  * own rule against "nearest cluster" and "round-robin across clusters", then the same with one
- * region lost mid-run. Prints Markdown. Usage: {@code FleetBench [--seeds 1,2,3] [--rate 80]
- * [--duration 60] [--loss-at 30]}.
+ * region lost mid-run. Prints Markdown. Usage: {@code FleetBench [--seeds 1,2,3] [--rates 40,80]
+ * [--duration 60] [--loss-at 30]}; the loss is run at the last rate.
  */
 public final class FleetBench {
   static final String US = "us-east";
@@ -55,7 +55,44 @@ public final class FleetBench {
       slo: {ttftMs: 1000, tpotMs: 50, kneeP99TtftMs: 2000}
       """;
 
+  private static final String CONVERSATIONS =
+      WORKLOAD
+          .replace("name: fleet-sharegpt", "name: fleet-multi-turn")
+          .replace(
+              "{kind: sharegpt, weight: 1}",
+              "{kind: multi-turn, weight: 1, systemTokens: 500, minTurns: 2, maxTurns: 8,"
+                  + " thinkSeconds: 8, maxContextTokens: 8000}");
+
+  private static final List<FleetRun.Policy> BASELINES =
+      List.of(FleetRun.Policy.FLEET, FleetRun.Policy.NEAREST, FleetRun.Policy.ROUND_ROBIN);
+
+  private static final List<FleetRun.Policy> AFFINITY =
+      List.of(FleetRun.Policy.FLEET, FleetRun.Policy.FLEET_NO_AFFINITY);
+
   private FleetBench() {}
+
+  /** As {@link #setup}, with multi-turn conversations (S3's) instead of ShareGPT-like requests. */
+  static FleetSetup conversations(double ratePerSecond, double durationMs) {
+    FleetSetup s = setup(ratePerSecond, durationMs);
+    return new FleetSetup(
+        Scenarios.parse(CONVERSATIONS, "FleetBench"),
+        s.regions(),
+        s.regionShares(),
+        s.clusters(),
+        s.rttMillis(),
+        s.ratePerSecond(),
+        s.durationMs(),
+        s.warmupMs(),
+        s.drainMs(),
+        s.sloTtftMs(),
+        s.sloTpotMs(),
+        s.summaryIntervalMs(),
+        s.summaryTimeoutMs(),
+        s.failover(),
+        null,
+        Double.NaN,
+        false);
+  }
 
   /** The benchmark's fleet at {@code ratePerSecond}, arrivals over {@code durationMs}. */
   static FleetSetup setup(double ratePerSecond, double durationMs) {
@@ -88,28 +125,43 @@ public final class FleetBench {
 
   public static void main(String[] args) {
     List<Long> seeds = List.of(1L, 2L, 3L);
-    double rate = 80;
+    List<Double> rates = List.of(40.0, 80.0);
+    List<Double> conversationRates = List.of();
     double duration = 60;
     double lossAt = 30;
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--seeds" -> seeds = Arrays.stream(args[i + 1].split(",")).map(Long::valueOf).toList();
-        case "--rate" -> rate = Double.parseDouble(args[i + 1]);
+        case "--rates" ->
+            rates = Arrays.stream(args[i + 1].split(",")).map(Double::valueOf).toList();
+        case "--conversation-rates" ->
+            conversationRates = Arrays.stream(args[i + 1].split(",")).map(Double::valueOf).toList();
         case "--duration" -> duration = Double.parseDouble(args[i + 1]);
         case "--loss-at" -> lossAt = Double.parseDouble(args[i + 1]);
         default ->
             throw new IllegalArgumentException(
-                args[i] + ": unknown (expected --seeds, --rate, --duration or --loss-at)");
+                args[i]
+                    + ": unknown (expected --seeds, --rates, --conversation-rates, --duration or --loss-at)");
       }
     }
-    FleetSetup setup = setup(rate, duration * 1000);
-    System.out.printf(
-        Locale.ROOT,
-        "Fleet benchmark: %.0f req/s, %.0f s of arrivals (10 s warm-up), seeds %s%n%n",
-        rate,
-        duration,
-        seeds);
-    System.out.println(table(setup, seeds));
+    FleetSetup setup = null;
+    for (double rate : rates) {
+      setup = setup(rate, duration * 1000);
+      System.out.printf(
+          Locale.ROOT,
+          "Fleet benchmark: %.0f req/s, %.0f s of arrivals (10 s warm-up), seeds %s%n%n",
+          rate,
+          duration,
+          seeds);
+      System.out.println(table(setup, BASELINES, seeds));
+    }
+    for (double rate : conversationRates) {
+      System.out.printf(
+          Locale.ROOT,
+          "Multi-turn conversations, %.0f req/s, with and without affinity:%n%n",
+          rate);
+      System.out.println(table(conversations(rate, duration * 1000), AFFINITY, seeds));
+    }
     for (boolean silent : new boolean[] {false, true}) {
       FleetSetup lossy = setup.withLoss(EU, lossAt * 1000, silent);
       System.out.printf(
@@ -130,13 +182,14 @@ public final class FleetBench {
     return out;
   }
 
-  private static String table(FleetSetup setup, List<Long> seeds) {
+  private static String table(FleetSetup setup, List<FleetRun.Policy> policies, List<Long> seeds) {
     StringBuilder sb =
         new StringBuilder(
             "| policy | SLO attainment | TTFT ≤ SLO | p50 TTFT (ms) | p99 TTFT (ms) | p99 TPOT"
                 + " (ms) | busy-GPU $/M tokens | provisioned $/M tokens | spot share of tokens |"
-                + " served cross-region | failed |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (FleetRun.Policy p : FleetRun.Policy.values()) {
+                + " served cross-region | prompt tokens cached | failed |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (FleetRun.Policy p : policies) {
       List<FleetOutcomes.Figures> f = runs(setup, p, seeds).stream().map(o -> o.figures()).toList();
       sb.append("| ")
           .append(p.label)
@@ -159,6 +212,8 @@ public final class FleetBench {
           .append(" | ")
           .append(cell(f, x -> 100 * x.crossRegionShare(), "%.1f%%"))
           .append(" | ")
+          .append(cell(f, x -> 100 * x.cachedPromptShare(), "%.1f%%"))
+          .append(" | ")
           .append(cell(f, x -> x.failed(), "%.1f"))
           .append(" |\n");
     }
@@ -168,16 +223,18 @@ public final class FleetBench {
   private static String failoverTable(FleetSetup setup, List<Long> seeds) {
     StringBuilder sb =
         new StringBuilder(
-            "| policy | time to drain (ms) | lost in flight | lost, not started | rejected |"
+            "| policy | time to drain (ms) | last sent there (ms) | lost in flight | lost, not started | rejected |"
                 + " p99 TTFT in the 10 s after (ms) | SLO attainment then |\n"
-                + "|---|---|---|---|---|---|---|\n");
-    for (FleetRun.Policy p : FleetRun.Policy.values()) {
+                + "|---|---|---|---|---|---|---|---|\n");
+    for (FleetRun.Policy p : BASELINES) {
       List<FleetOutcomes.Failover> f =
           runs(setup, p, seeds).stream().map(o -> o.failover()).toList();
       sb.append("| ")
           .append(p.label)
           .append(" | ")
           .append(cell(f, FleetOutcomes.Failover::drainMs, "%.0f"))
+          .append(" | ")
+          .append(cell(f, FleetOutcomes.Failover::lastSentMs, "%.0f"))
           .append(" | ")
           .append(cell(f, x -> x.lostInFlight(), "%.1f"))
           .append(" | ")

@@ -20,6 +20,7 @@ record FleetOutcomes(
     int[] clusterOf,
     double[] firstMs,
     double[] finishMs,
+    int[] cached,
     FleetRun.Fate[] fate,
     double[] busyGpuMs,
     double drainedAtMs) {
@@ -42,6 +43,7 @@ record FleetOutcomes(
    *     million tokens served
    * @param spotTokenShare the share of the tokens served by spot clusters
    * @param crossRegionShare the share of served requests served outside the client's region
+   * @param cachedPromptShare the share of served prompt tokens found in the engines' prefix caches
    */
   record Figures(
       int requests,
@@ -54,12 +56,14 @@ record FleetOutcomes(
       double busyCostPerMTok,
       double provisionedCostPerMTok,
       double spotTokenShare,
-      double crossRegionShare) {}
+      double crossRegionShare,
+      double cachedPromptShare) {}
 
   /**
    * The figures of a region's loss.
    *
    * @param drainMs from the loss until every fleet tier gave every lost cluster a share of 0
+   * @param lastSentMs from the loss until the last request sent to a lost cluster (0: none sent)
    * @param lostInFlight requests started in the lost clusters that failed with them
    * @param lostUnstarted requests sent there after the loss that never started
    * @param rejected requests the fleet tier had no cluster for, after the loss
@@ -69,6 +73,7 @@ record FleetOutcomes(
    */
   record Failover(
       double drainMs,
+      double lastSentMs,
       int lostInFlight,
       int lostUnstarted,
       int rejected,
@@ -117,6 +122,8 @@ record FleetOutcomes(
     int decoded = 0;
     double tokens = 0;
     double spotTokens = 0;
+    double prompt = 0;
+    double hit = 0;
     double[] ttft = new double[stream.size()];
     int served = 0;
     for (int i = 0; i < stream.size(); i++) {
@@ -138,6 +145,8 @@ record FleetOutcomes(
       cross += c.region().equals(setup.regions().get(regionOf[i])) ? 0 : 1;
       double t = stream.get(i).sim().promptTokens() + stream.get(i).sim().outputTokens();
       tokens += t;
+      prompt += stream.get(i).sim().promptTokens();
+      hit += cached[i];
       spotTokens += c.tier().equals("spot") ? t : 0;
     }
     double busy = 0;
@@ -163,7 +172,8 @@ record FleetOutcomes(
         busy / tokens * 1e6,
         provisioned / tokens * 1e6,
         tokens == 0 ? Double.NaN : spotTokens / tokens,
-        served == 0 ? Double.NaN : (double) cross / served);
+        served == 0 ? Double.NaN : (double) cross / served,
+        prompt == 0 ? Double.NaN : hit / prompt);
   }
 
   /** The loss's figures; null when no region was lost. */
@@ -177,6 +187,7 @@ record FleetOutcomes(
     int rejected = 0;
     int window = 0;
     int met = 0;
+    double lastSent = 0;
     double[] ttft = new double[stream.size()];
     int served = 0;
     for (int i = 0; i < stream.size(); i++) {
@@ -189,6 +200,9 @@ record FleetOutcomes(
       }
       if (fate[i] == FleetRun.Fate.LOST_UNSTARTED) {
         unstarted++;
+      }
+      if (lostCluster && a >= loss) {
+        lastSent = Math.max(lastSent, a - loss);
       }
       if (a >= loss && fate[i] == FleetRun.Fate.REJECTED) {
         rejected++;
@@ -205,6 +219,7 @@ record FleetOutcomes(
     Arrays.sort(sorted);
     return new Failover(
         drainedAtMs - loss,
+        lastSent,
         inFlight,
         unstarted,
         rejected,

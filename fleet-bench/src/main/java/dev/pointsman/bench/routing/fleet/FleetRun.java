@@ -40,6 +40,8 @@ final class FleetRun {
   enum Policy {
     /** The fleet tier's own rule ({@link Chooser}, {@link ClusterOptions}), as shipped. */
     FLEET("fleet"),
+    /** The same rule told no prefix: no cross-cluster affinity. */
+    FLEET_NO_AFFINITY("fleet-no-affinity"),
     /** The nearest open cluster by round trip; ties at random. */
     NEAREST("nearest"),
     /** Open clusters in turn, per region. */
@@ -69,6 +71,7 @@ final class FleetRun {
   private int[] podOf;
   private double[] firstMs;
   private double[] finishMs;
+  private int[] cached;
   private BenchRequest[] atCluster;
   private Fate[] fate;
   private final List<SimCluster> clusters = new ArrayList<>();
@@ -120,6 +123,7 @@ final class FleetRun {
     podOf = new int[n];
     firstMs = new double[n];
     finishMs = new double[n];
+    cached = new int[n];
     atCluster = new BenchRequest[n];
     fate = new Fate[n];
     Arrays.fill(clusterOf, -1);
@@ -197,6 +201,7 @@ final class FleetRun {
         clusterOf,
         firstMs,
         finishMs,
+        cached,
         fate,
         busyGpuMs,
         drainedAtMs);
@@ -267,7 +272,8 @@ final class FleetRun {
     }
     double draw = draws.nextDouble();
     return switch (policy) {
-      case FLEET -> fleetChoice(req, region, now, draw);
+      case FLEET -> fleetChoice(req, region, now, draw, true);
+      case FLEET_NO_AFFINITY -> fleetChoice(req, region, now, draw, false);
       case NEAREST -> {
         if (open.isEmpty()) {
           yield -1;
@@ -280,9 +286,9 @@ final class FleetRun {
     };
   }
 
-  private int fleetChoice(BenchRequest req, int region, double now, double draw) {
+  private int fleetChoice(BenchRequest req, int region, double now, double draw, boolean affinity) {
     ParsedRequest body = clients.parsed(req);
-    long[] chain = HotPrefixes.chain(body.model(), body.promptPrefix());
+    long[] chain = affinity ? HotPrefixes.chain(body.model(), body.promptPrefix()) : new long[0];
     Choice choice =
         chooser.choose(
             ClusterOptions.of(
@@ -388,6 +394,7 @@ final class FleetRun {
       public void onFinish(RequestResult result) {
         int i = (int) result.request().id();
         finishMs[i] = result.finishMs();
+        cached[i] = result.cachedTokens();
         clusters.get(c).gateway.onFinish(atCluster[i], result.pod());
       }
 
