@@ -170,6 +170,20 @@ public final class Gateway implements RoutingPolicy {
     return replicas.size();
   }
 
+  /**
+   * The production scheduler of replica {@code i}, for what the picker publishes from it (the fleet
+   * benchmark's cluster summaries).
+   *
+   * @throws IllegalStateException when the policy is not run by the production scheduler
+   */
+  public Scheduler scheduler(int i) {
+    if (replicas.get(i) instanceof SchedulerPolicy s) {
+      return s.scheduler();
+    }
+    throw new IllegalStateException(
+        "policy " + name + ": no production scheduler (expected pointsman or a picker policy)");
+  }
+
   /** Replica {@code i}, for tests. */
   RoutingPolicy replica(int i) {
     return replicas.get(i);

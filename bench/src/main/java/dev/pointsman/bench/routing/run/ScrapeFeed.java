@@ -16,7 +16,7 @@ import java.util.function.IntConsumer;
  * while the pod's previous scrape is in flight. With no lag and no failures every answer is applied
  * at its tick, and no random number is drawn beyond the phases. Not thread-safe.
  */
-final class ScrapeFeed {
+public final class ScrapeFeed {
   private final ScrapeSpec spec;
   private final SplittableRandom random;
   private final double[] nextTick;
@@ -27,7 +27,7 @@ final class ScrapeFeed {
   private long failed;
 
   /** {@code phases} draws each pod's first tick; {@code faults} draws lags and failures. */
-  ScrapeFeed(ScrapeSpec spec, int pods, SplittableRandom phases, SplittableRandom faults) {
+  public ScrapeFeed(ScrapeSpec spec, int pods, SplittableRandom phases, SplittableRandom faults) {
     this.spec = spec;
     this.random = faults;
     nextTick = new double[pods];
@@ -41,7 +41,7 @@ final class ScrapeFeed {
   }
 
   /** Time of the next tick or delivery. */
-  double nextEventMs() {
+  public double nextEventMs() {
     return Math.min(nextTick[argMin(nextTick)], deliverAt[argMin(deliverAt)]);
   }
 
@@ -57,7 +57,7 @@ final class ScrapeFeed {
    * As {@link #fire(VirtualCluster, FleetView, RoutingPolicy)}, telling {@code policy} which pod
    * was scraped.
    */
-  void fire(VirtualCluster cluster, FleetView fleet, IntConsumer policy) {
+  public void fire(VirtualCluster cluster, FleetView fleet, IntConsumer policy) {
     int d = argMin(deliverAt);
     int t = argMin(nextTick);
     if (deliverAt[d] <= nextTick[t]) {
