@@ -12,7 +12,9 @@ import java.util.List;
  *   <li>A cluster is open when it is not drained (share above 0) and predicts a time to first
  *       token. Sheddable traffic never goes to an on-demand cluster.
  *   <li>Affinity: among open clusters predicted within the SLO, the one advertising the deepest
- *       match of the request's prefix as hot (ties: cheaper, then faster).
+ *       match of the request's prefix as hot (ties: cheaper, then faster). "Within" is the time to
+ *       first token and, when the request has a time-per-output-token objective, the cluster's
+ *       predicted TPOT too: a cheap cluster is not filled past the decode speed it promises.
  *   <li>Otherwise cost: the cheapest cluster predicted within {@code spillAt} × the SLO (ties:
  *       faster). A cheaper cluster fills until its prediction reaches that mark, and traffic spills
  *       to the next dearer one before the SLO itself breaks.
@@ -55,6 +57,20 @@ public final class Chooser {
    * @param draw uniform in [0, 1), for clusters ramping back up
    */
   public Choice choose(List<Option> options, double sloMillis, boolean sheddable, double draw) {
+    return choose(options, sloMillis, Double.NaN, sheddable, draw);
+  }
+
+  /**
+   * Chooses a cluster for one request with a time-per-output-token objective too.
+   *
+   * @param tpotSloMillis the request's TPOT objective, or NaN for none
+   */
+  public Choice choose(
+      List<Option> options,
+      double sloMillis,
+      double tpotSloMillis,
+      boolean sheddable,
+      double draw) {
     List<Option> open = new ArrayList<>();
     boolean onDemandRefused = false;
     for (Option o : options) {
@@ -70,14 +86,14 @@ public final class Chooser {
     if (open.isEmpty()) {
       return new Choice.NoCluster(onDemandRefused);
     }
-    List<Option> within = below(open, sloMillis);
+    List<Option> within = within(open, 1, sloMillis, tpotSloMillis);
     List<Stage> stages =
         List.of(
             new Stage(
                 within.stream().filter(o -> o.prefixDepth() > 0).sorted(DEEPER).toList(),
                 Choice.Reason.AFFINITY),
             new Stage(
-                below(open, sloMillis * spillAt).stream().sorted(CHEAPER).toList(),
+                within(open, spillAt, sloMillis, tpotSloMillis).stream().sorted(CHEAPER).toList(),
                 Choice.Reason.CHEAPEST),
             new Stage(within.stream().sorted(FASTER).toList(), Choice.Reason.FASTEST_WITHIN_SLO),
             new Stage(open.stream().sorted(FASTER).toList(), Choice.Reason.FASTEST_OVER_SLO));
@@ -98,7 +114,8 @@ public final class Chooser {
   /** Clusters in the order one rule prefers them, and the reason that rule gives. */
   private record Stage(List<Option> options, Choice.Reason reason) {}
 
-  private static List<Option> below(List<Option> open, double millis) {
-    return open.stream().filter(o -> o.predictedTtftMillis() <= millis).toList();
+  private static List<Option> within(
+      List<Option> open, double factor, double sloMillis, double tpotSloMillis) {
+    return open.stream().filter(o -> o.within(factor, sloMillis, tpotSloMillis)).toList();
   }
 }

@@ -14,6 +14,7 @@ import java.util.Objects;
  *     (0: none)
  * @param share the fraction of the traffic it would get that it may take now: 0 drained, 1 healthy,
  *     in between while it ramps back up
+ * @param predictedTpotMillis the cluster's predicted time per output token; 0 or less when unknown
  */
 public record Option(
     String cluster,
@@ -21,13 +22,37 @@ public record Option(
     double pricePerGpuHour,
     double predictedTtftMillis,
     int prefixDepth,
-    double share) {
+    double share,
+    double predictedTpotMillis) {
+
+  /** An option without a TPOT prediction. */
+  public Option(
+      String cluster,
+      Tier tier,
+      double pricePerGpuHour,
+      double predictedTtftMillis,
+      int prefixDepth,
+      double share) {
+    this(cluster, tier, pricePerGpuHour, predictedTtftMillis, prefixDepth, share, -1);
+  }
+
   public Option {
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(tier, "tier");
     if (!(share >= 0 && share <= 1)) {
       throw new IllegalArgumentException("share: " + share + " (expected 0..1)");
     }
+  }
+
+  /**
+   * Whether its predictions are within {@code factor} × the objectives: the TTFT always, the TPOT
+   * when there is a TPOT objective (not NaN) and the cluster predicts one.
+   */
+  boolean within(double factor, double sloMillis, double tpotSloMillis) {
+    return predictedTtftMillis <= factor * sloMillis
+        && (Double.isNaN(tpotSloMillis)
+            || predictedTpotMillis <= 0
+            || predictedTpotMillis <= factor * tpotSloMillis);
   }
 
   /** Whether it can take a request now at all. */

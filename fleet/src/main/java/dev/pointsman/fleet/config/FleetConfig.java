@@ -43,6 +43,10 @@ import java.util.function.LongSupplier;
  *     x-gateway-inference-fairness-id}, as the picker's)
  * @param budgets tenants' token and request budgets per minute, enforced here for the whole fleet
  *     (every cluster), as the picker's {@code flowControl.budgets}; none by default
+ * @param sloTpotMillis the time-per-output-token objective of a request that states none; absent:
+ *     none (clusters are then chosen on time to first token alone)
+ * @param tpotSloHeader the request header stating a request's own TPOT objective in milliseconds
+ *     (default {@code x-slo-tpot-ms}, as the picker's)
  */
 public record FleetConfig(
     GrpcSection grpc,
@@ -59,7 +63,9 @@ public record FleetConfig(
     FailoverSection failover,
     List<ClusterConfig> clusters,
     String fairnessHeader,
-    List<FlowControlSection.BudgetEntry> budgets) {
+    List<FlowControlSection.BudgetEntry> budgets,
+    Integer sloTpotMillis,
+    String tpotSloHeader) {
 
   public FleetConfig {
     grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
@@ -98,6 +104,11 @@ public record FleetConfig(
     fairnessHeader = header("fairnessHeader", fairnessHeader, FlowHeaders.DEFAULT_FAIRNESS);
     budgets = budgets == null ? List.of() : List.copyOf(budgets);
     budgetsOf(budgets, () -> 0L); // no tenant and model twice
+    if (sloTpotMillis != null && (sloTpotMillis < 1 || sloTpotMillis > 60_000)) {
+      throw new IllegalArgumentException(
+          "sloTpotMillis: " + sloTpotMillis + " (expected 1..60000, or leave it out)");
+    }
+    tpotSloHeader = header("tpotSloHeader", tpotSloHeader, "x-slo-tpot-ms");
   }
 
   private static void checkClusters(List<ClusterConfig> clusters, List<String> regions) {

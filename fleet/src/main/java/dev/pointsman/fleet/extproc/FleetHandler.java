@@ -72,8 +72,14 @@ public final class FleetHandler implements ExtProcHandler {
   @Override
   public Verdict decide(RequestHead head, ParsedRequest body) {
     double slo;
+    double tpotSlo;
     try {
-      slo = slo(head.header(config.sloHeader()));
+      slo = millis(config.sloHeader(), head.header(config.sloHeader()), config.sloTtftMillis());
+      tpotSlo =
+          millis(
+              config.tpotSloHeader(),
+              head.header(config.tpotSloHeader()),
+              config.sloTpotMillis() == null ? Double.NaN : config.sloTpotMillis());
     } catch (IllegalArgumentException e) {
       return new Verdict.Reject(
           new OpenAiError(400, e.getMessage(), "invalid_request_error", "invalid_slo_header"),
@@ -97,6 +103,7 @@ public final class FleetHandler implements ExtProcHandler {
         chooser.choose(
             ClusterOptions.of(clusters, body.model(), region, chain, nanoClock.getAsLong()),
             slo,
+            tpotSlo,
             objectives.sheddable(head.objective()),
             draws.getAsDouble());
     return switch (choice) {
@@ -151,9 +158,10 @@ public final class FleetHandler implements ExtProcHandler {
         1);
   }
 
-  private double slo(String header) {
+  /** An objective header in milliseconds, or {@code otherwise} when absent. */
+  private static double millis(String name, String header, double otherwise) {
     if (header == null) {
-      return config.sloTtftMillis();
+      return otherwise;
     }
     double ms;
     try {
@@ -163,7 +171,7 @@ public final class FleetHandler implements ExtProcHandler {
     }
     if (!(ms > 0 && ms <= 3_600_000)) {
       throw new IllegalArgumentException(
-          config.sloHeader() + ": '" + header + "' (expected milliseconds in (0, 3600000])");
+          name + ": '" + header + "' (expected milliseconds in (0, 3600000])");
     }
     return ms;
   }

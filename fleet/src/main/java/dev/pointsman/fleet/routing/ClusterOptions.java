@@ -8,9 +8,10 @@ import java.util.List;
 
 /**
  * The clusters as one request sees them ({@link Option}s): its round trip from the client's region
- * plus the best predicted time to first token of the cluster's pools that serve its model, how deep
- * its prefix is hot there, and the cluster's share now. A model no cluster lists (an alias, say) is
- * judged on every pool, and the chosen cluster's picker resolves it.
+ * plus the best predicted time to first token of the cluster's pools that serve its model (and that
+ * pool's predicted time per output token), how deep its prefix is hot there, and the cluster's
+ * share now. A model no cluster lists (an alias, say) is judged on every pool, and the chosen
+ * cluster's picker resolves it.
  */
 public final class ClusterOptions {
   private ClusterOptions() {}
@@ -24,6 +25,7 @@ public final class ClusterOptions {
     for (Cluster c : clusters) {
       Received r = c.summary().get();
       double best = -1;
+      double tpot = -1;
       int depth = 0;
       if (r != null) {
         for (PoolSummary p : r.summary().pools()) {
@@ -33,6 +35,7 @@ public final class ClusterOptions {
           double predicted = p.predictedTtftMillis() + r.sent().get() * p.ttftPerRequestMillis();
           if (best < 0 || predicted < best) {
             best = predicted;
+            tpot = p.predictedTpotMillis();
           }
           depth = Math.max(depth, r.prefixDepth(p.pool(), chain));
         }
@@ -45,7 +48,8 @@ public final class ClusterOptions {
               c.config().pricePerGpuHour(),
               best < 0 ? -1 : rtt + best,
               depth,
-              c.health().share(nowNanos)));
+              c.health().share(nowNanos),
+              tpot));
     }
     return out;
   }

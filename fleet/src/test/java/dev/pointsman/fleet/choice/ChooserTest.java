@@ -49,6 +49,31 @@ class ChooserTest {
   }
 
   @Test
+  void aCheapClusterWhoseDecodeIsPastTheSpillMarkOfTheTpotObjectiveSpillsToo() {
+    // TTFT is comfortable everywhere; the TPOT objective is 50 ms, its spill mark 40 ms
+    Option slowSpot = new Option("spot", Tier.SPOT, 1.0, 200, 0, 1, 45);
+    Option fastSpot = new Option("spot", Tier.SPOT, 1.0, 200, 0, 1, 35);
+    Option unknownSpot = new Option("spot", Tier.SPOT, 1.0, 200, 0, 1, -1);
+    Option od = new Option("od", Tier.ON_DEMAND, 4.0, 100, 0, 1, 20);
+
+    assertThat(pick(List.of(slowSpot, od), 50)).isEqualTo("od");
+    assertThat(pick(List.of(fastSpot, od), 50)).isEqualTo("spot");
+    // a cluster that reports no TPOT, or a request without a TPOT objective: TTFT alone decides
+    assertThat(pick(List.of(unknownSpot, od), 50)).isEqualTo("spot");
+    assertThat(pick(List.of(slowSpot, od), Double.NaN)).isEqualTo("spot");
+    // past the objective itself everywhere: the fastest (by TTFT) takes it
+    Option slowOd = new Option("od", Tier.ON_DEMAND, 4.0, 100, 0, 1, 60);
+    Choice c = chooser.choose(List.of(slowSpot, slowOd), SLO, 30, false, 0);
+    assertThat(((Choice.Chosen) c).option().cluster()).isEqualTo("od");
+    assertThat(((Choice.Chosen) c).reason()).isEqualTo(Choice.Reason.FASTEST_OVER_SLO);
+  }
+
+  private String pick(List<Option> options, double tpotSlo) {
+    Choice c = chooser.choose(options, SLO, tpotSlo, false, 0);
+    return ((Choice.Chosen) c).option().cluster();
+  }
+
+  @Test
   void whenNothingIsComfortableTheFastestWithinTheSloTakesIt() {
     List<Option> options = List.of(spot("spot", 950), onDemand("od", 850));
 

@@ -102,7 +102,8 @@ class FleetHandlerTest {
                             false,
                             0,
                             List.of(),
-                            hot)))));
+                            hot,
+                            -1)))));
     clusters.stream()
         .filter(c -> c.name().equals(cluster))
         .forEach(c -> c.health().summaryReceived(now.get()));

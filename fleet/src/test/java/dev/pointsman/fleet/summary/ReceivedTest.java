@@ -23,7 +23,7 @@ class ReceivedTest {
         1000,
         List.of(
             new PoolSummary(
-                "main", List.of("llama"), 2, 2, 100, 0, 0.1, false, 0, List.of(), hot)));
+                "main", List.of("llama"), 2, 2, 100, 0, 0.1, false, 0, List.of(), hot, -1)));
   }
 
   @Test

@@ -388,6 +388,23 @@ public final class Scheduler {
     return best;
   }
 
+  /**
+   * The lowest time per output token predicted for {@code request} on any of {@code candidates}:
+   * the analytic estimate (batch, context, queued prefill, speed prior) corrected by the learned
+   * TPOT model. NaN without candidates. Counts nothing.
+   */
+  public double bestTpotSeconds(SchedulingRequest request, List<Candidate> candidates) {
+    double best = Double.NaN;
+    for (Candidate c : candidates) {
+      double analytic = analyticTpot(c, request, queuedWork.mean(c.address()));
+      double predicted = tpotModel.predict(c.address(), analytic);
+      if (!Double.isNaN(predicted) && (Double.isNaN(best) || predicted < best)) {
+        best = predicted;
+      }
+    }
+    return best;
+  }
+
   private static final PredictedLatencyScorer TTFT = new PredictedLatencyScorer();
 
   private List<Candidate> candidates(SchedulingRequest request, List<PoolSnapshot> pools) {

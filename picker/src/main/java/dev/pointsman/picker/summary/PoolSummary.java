@@ -28,6 +28,9 @@ import java.util.Objects;
  * @param adapters the LoRA adapters resident (running, waiting or listed) on a ready endpoint
  * @param hotPrefixes digests of recently routed prompts' prefixes ({@link HotPrefixes}), newest
  *     first
+ * @param predictedTpotMillis the lowest time per output token the picker predicts for a request of
+ *     the reference size on any ready endpoint (its decode batch, context and speed); 0 or less
+ *     when unknown (a summary from a picker that does not report it)
  */
 public record PoolSummary(
     String pool,
@@ -40,7 +43,8 @@ public record PoolSummary(
     boolean saturated,
     int queuedRequests,
     List<String> adapters,
-    List<Long> hotPrefixes) {
+    List<Long> hotPrefixes,
+    double predictedTpotMillis) {
 
   public PoolSummary {
     Objects.requireNonNull(pool, "pool");
@@ -54,6 +58,9 @@ public record PoolSummary(
     if (Double.isNaN(predictedTtftMillis) || Double.isNaN(saturation)) {
       throw new IllegalArgumentException(
           "predictedTtftMillis/saturation: NaN (expected a number; -1 for an unknown TTFT)");
+    }
+    if (Double.isNaN(predictedTpotMillis)) {
+      predictedTpotMillis = -1;
     }
     if (!(ttftPerRequestMillis >= 0)) {
       throw new IllegalArgumentException(

@@ -90,6 +90,7 @@ public record SummaryBuilder(
     List<Candidate> candidates = scheduler.candidatesFor(reference, List.of(snapshot));
     Saturation saturation = sources.saturation().apply(name);
     double ttft = scheduler.bestTtftSeconds(reference, candidates);
+    double tpot = scheduler.bestTpotSeconds(reference, candidates);
     // one more request of the reference size ahead: about its prefill on the fastest endpoint
     double twice =
         scheduler.bestTtftSeconds(reference(model, 2 * referencePromptTokens), candidates);
@@ -117,7 +118,8 @@ public record SummaryBuilder(
         !any || saturation.saturated(candidates),
         queued,
         List.copyOf(adapters),
-        hot.of(name));
+        hot.of(name),
+        !any || Double.isNaN(tpot) ? -1 : tpot * 1000);
   }
 
   private static SchedulingRequest reference(String model, int promptTokens) {

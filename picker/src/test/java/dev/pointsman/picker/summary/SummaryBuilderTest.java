@@ -78,6 +78,7 @@ class SummaryBuilderTest {
     assertThat(main.saturated()).isFalse();
     assertThat(main.adapters()).containsExactly("chat", "sql");
     assertThat(main.predictedTtftMillis()).isPositive();
+    assertThat(main.predictedTpotMillis()).isPositive();
     assertThat(main.ttftPerRequestMillis()).isPositive().isLessThan(main.predictedTtftMillis());
     assertThat(main.hotPrefixes()).containsExactly(HotPrefixes.chain("llama", "p".repeat(128))[1]);
     assertThat(main.serving()).isTrue();
@@ -125,6 +126,7 @@ class SummaryBuilderTest {
     assertThat(big.models()).containsExactly("qwen");
     assertThat(big.readyEndpoints()).isZero();
     assertThat(big.predictedTtftMillis()).isEqualTo(-1);
+    assertThat(big.predictedTpotMillis()).isEqualTo(-1);
     assertThat(big.ttftPerRequestMillis()).isZero();
     assertThat(big.saturation()).isEqualTo(1);
     assertThat(big.saturated()).isTrue();

@@ -64,7 +64,11 @@ public final class FleetBench {
                   + " thinkSeconds: 8, maxContextTokens: 8000}");
 
   private static final List<FleetRun.Policy> BASELINES =
-      List.of(FleetRun.Policy.FLEET, FleetRun.Policy.NEAREST, FleetRun.Policy.ROUND_ROBIN);
+      List.of(
+          FleetRun.Policy.FLEET,
+          FleetRun.Policy.FLEET_TTFT_ONLY,
+          FleetRun.Policy.NEAREST,
+          FleetRun.Policy.ROUND_ROBIN);
 
   private static final List<FleetRun.Policy> AFFINITY =
       List.of(FleetRun.Policy.FLEET, FleetRun.Policy.FLEET_NO_AFFINITY);

@@ -38,8 +38,13 @@ import java.util.SplittableRandom;
 final class FleetRun {
   /** How a cluster is chosen. */
   enum Policy {
-    /** The fleet tier's own rule ({@link Chooser}, {@link ClusterOptions}), as shipped. */
+    /**
+     * The fleet tier's own rule ({@link Chooser}, {@link ClusterOptions}), as shipped, with the
+     * scenario's TPOT objective as the fleet's {@code sloTpotMillis}.
+     */
     FLEET("fleet"),
+    /** The same rule on time to first token alone (no TPOT objective configured). */
+    FLEET_TTFT_ONLY("fleet-ttft-only"),
     /** The same rule told no prefix: no cross-cluster affinity. */
     FLEET_NO_AFFINITY("fleet-no-affinity"),
     /** The nearest open cluster by round trip; ties at random. */
@@ -273,6 +278,7 @@ final class FleetRun {
     double draw = draws.nextDouble();
     return switch (policy) {
       case FLEET -> fleetChoice(req, region, now, draw, true);
+      case FLEET_TTFT_ONLY -> fleetChoice(req, region, now, draw, true, Double.NaN);
       case FLEET_NO_AFFINITY -> fleetChoice(req, region, now, draw, false);
       case NEAREST -> {
         if (open.isEmpty()) {
@@ -287,6 +293,11 @@ final class FleetRun {
   }
 
   private int fleetChoice(BenchRequest req, int region, double now, double draw, boolean affinity) {
+    return fleetChoice(req, region, now, draw, affinity, setup.sloTpotMs());
+  }
+
+  private int fleetChoice(
+      BenchRequest req, int region, double now, double draw, boolean affinity, double tpotSloMs) {
     ParsedRequest body = clients.parsed(req);
     long[] chain = affinity ? HotPrefixes.chain(body.model(), body.promptPrefix()) : new long[0];
     Choice choice =
@@ -294,6 +305,7 @@ final class FleetRun {
             ClusterOptions.of(
                 tiers.get(region), body.model(), setup.regions().get(region), chain, nanos(now)),
             setup.sloTtftMs(),
+            tpotSloMs,
             req.sheddable(),
             draw);
     if (!(choice instanceof Choice.Chosen chosen)) {
