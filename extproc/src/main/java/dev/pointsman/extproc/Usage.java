@@ -13,4 +13,9 @@ public record Usage(int promptTokens, int completionTokens, int cachedTokens) {
   public boolean present() {
     return promptTokens >= 0 || completionTokens >= 0;
   }
+
+  /** Prompt plus completion tokens, or -1 when the response reported no usage. */
+  public long tokens() {
+    return present() ? Math.max(0, promptTokens) + Math.max(0, completionTokens) : -1;
+  }
 }

@@ -103,7 +103,7 @@ public record FleetConfig(
     extProc.toSettings(ExtProcSettings.DEFAULTS);
     fairnessHeader = header("fairnessHeader", fairnessHeader, FlowHeaders.DEFAULT_FAIRNESS);
     budgets = budgets == null ? List.of() : List.copyOf(budgets);
-    budgetsOf(budgets, () -> 0L); // no tenant and model twice
+    FlowControlSection.tokenBudgets(budgets, () -> 0L); // no tenant and model twice
     if (sloTpotMillis != null && (sloTpotMillis < 1 || sloTpotMillis > 60_000)) {
       throw new IllegalArgumentException(
           "sloTpotMillis: " + sloTpotMillis + " (expected 1..60000, or leave it out)");
@@ -162,13 +162,7 @@ public record FleetConfig(
 
   /** The tenants' budgets, on the given clock. */
   public TokenBudgets tokenBudgets(LongSupplier nanos) {
-    return budgetsOf(budgets, nanos);
-  }
-
-  private static TokenBudgets budgetsOf(
-      List<FlowControlSection.BudgetEntry> entries, LongSupplier nanos) {
-    return new TokenBudgets(
-        entries.stream().map(FlowControlSection.BudgetEntry::toBudget).toList(), nanos);
+    return FlowControlSection.tokenBudgets(budgets, nanos);
   }
 
   /** The region a request header names: itself when configured, else {@code defaultRegion}. */

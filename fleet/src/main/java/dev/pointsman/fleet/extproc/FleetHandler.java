@@ -4,7 +4,6 @@ import dev.pointsman.extproc.Completion;
 import dev.pointsman.extproc.ExtProcHandler;
 import dev.pointsman.extproc.RequestHead;
 import dev.pointsman.extproc.Responses;
-import dev.pointsman.extproc.Usage;
 import dev.pointsman.extproc.Verdict;
 import dev.pointsman.fleet.choice.Choice;
 import dev.pointsman.fleet.choice.Chooser;
@@ -15,14 +14,13 @@ import dev.pointsman.fleet.summary.Received;
 import dev.pointsman.fleet.telemetry.FleetMetrics;
 import dev.pointsman.inference.error.OpenAiError;
 import dev.pointsman.inference.request.ParsedRequest;
+import dev.pointsman.picker.extproc.RouteVerdicts;
 import dev.pointsman.picker.flowcontrol.TokenBudgets;
-import dev.pointsman.picker.routing.DroppedReason;
 import dev.pointsman.picker.routing.FlowGate;
 import dev.pointsman.picker.routing.FlowRefusals;
 import dev.pointsman.picker.routing.Objectives;
-import dev.pointsman.picker.routing.RouteOutcome;
 import dev.pointsman.picker.summary.HotPrefixes;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -46,6 +44,7 @@ public final class FleetHandler implements ExtProcHandler {
 
   private final FleetConfig config;
   private final List<Cluster> clusters;
+  private final Map<String, Cluster> byName = new HashMap<>();
   private final Chooser chooser;
   private final Objectives objectives;
   private final DoubleSupplier draws;
@@ -61,6 +60,7 @@ public final class FleetHandler implements ExtProcHandler {
       FleetMetrics metrics) {
     this.config = Objects.requireNonNull(config, "config");
     this.clusters = List.copyOf(clusters);
+    this.clusters.forEach(c -> byName.put(c.name(), c));
     this.chooser = new Chooser(config.spillAt());
     this.objectives = new Objectives(config.objectives());
     this.draws = Objects.requireNonNull(draws, "draws");
@@ -74,11 +74,11 @@ public final class FleetHandler implements ExtProcHandler {
     double slo;
     double tpotSlo;
     try {
-      slo = millis(config.sloHeader(), head.header(config.sloHeader()), config.sloTtftMillis());
+      slo = millis(config.sloHeader(), head, config.sloTtftMillis());
       tpotSlo =
           millis(
               config.tpotSloHeader(),
-              head.header(config.tpotSloHeader()),
+              head,
               config.sloTpotMillis() == null ? Double.NaN : config.sloTpotMillis());
     } catch (IllegalArgumentException e) {
       return new Verdict.Reject(
@@ -86,16 +86,11 @@ public final class FleetHandler implements ExtProcHandler {
           "invalid_slo_header",
           0);
     }
-    String tenant = tenant(head.header(config.fairnessHeader()));
-    long estimate =
-        body.estimatedPromptTokens()
-            + body.maxOutputTokens().orElse(FlowGate.DEFAULT_OUTPUT_TOKENS);
-    TokenBudgets.Admission admission = budgets.reserve(tenant, body.model(), estimate);
+    String tenant = FlowGate.tenant(head.header(config.fairnessHeader()));
+    TokenBudgets.Admission admission =
+        budgets.reserve(tenant, body.model(), FlowGate.estimatedTokens(body));
     if (!admission.admitted()) {
-      RouteOutcome.Rejected r = FlowRefusals.budget(tenant, admission.refusal());
-      Map<String, String> headers = new LinkedHashMap<>(r.headers());
-      headers.put(DroppedReason.HEADER, r.droppedReason());
-      return new Verdict.Reject(r.error(), r.reason(), r.retryAfterSeconds(), headers);
+      return RouteVerdicts.reject(FlowRefusals.budget(tenant, admission.refusal()));
     }
     String region = config.region(head.header(config.regionHeader()));
     long[] chain = HotPrefixes.chain(body.model(), body.promptPrefix());
@@ -115,16 +110,8 @@ public final class FleetHandler implements ExtProcHandler {
     };
   }
 
-  private static String tenant(String header) {
-    return header == null || header.isBlank() ? FlowGate.DEFAULT_TENANT : header.trim();
-  }
-
   private Verdict forward(Choice.Chosen chosen, TokenBudgets.Reservation reservation) {
-    Cluster cluster =
-        clusters.stream()
-            .filter(c -> c.name().equals(chosen.option().cluster()))
-            .findFirst()
-            .orElseThrow();
+    Cluster cluster = byName.get(chosen.option().cluster());
     String gateway = cluster.config().gateway();
     Received summary = cluster.summary().get();
     if (summary != null) {
@@ -158,22 +145,10 @@ public final class FleetHandler implements ExtProcHandler {
         1);
   }
 
-  /** An objective header in milliseconds, or {@code otherwise} when absent. */
-  private static double millis(String name, String header, double otherwise) {
-    if (header == null) {
-      return otherwise;
-    }
-    double ms;
-    try {
-      ms = Double.parseDouble(header.trim());
-    } catch (NumberFormatException e) {
-      ms = Double.NaN;
-    }
-    if (!(ms > 0 && ms <= 3_600_000)) {
-      throw new IllegalArgumentException(
-          name + ": '" + header + "' (expected milliseconds in (0, 3600000])");
-    }
-    return ms;
+  /** An objective header in milliseconds (as the picker reads it), or {@code otherwise}. */
+  private static double millis(String name, RequestHead head, double otherwise) {
+    double seconds = RouteVerdicts.sloSeconds(name, head.header(name));
+    return Double.isNaN(seconds) ? otherwise : seconds * 1000;
   }
 
   /** Feeds one request's outcome back to its cluster's health, and settles its budget. */
@@ -204,10 +179,7 @@ public final class FleetHandler implements ExtProcHandler {
         budgets.release(reservation); // no cluster answered: nothing was served
         return;
       }
-      Usage u = completion.usage();
-      budgets.settle(
-          reservation,
-          u.present() ? Math.max(0, u.promptTokens()) + Math.max(0, u.completionTokens()) : -1);
+      budgets.settle(reservation, completion.usage().tokens());
     }
 
     private void record(boolean failed) {

@@ -19,8 +19,10 @@ public final class ClusterOptions {
   public static List<Option> of(
       List<Cluster> clusters, String model, String region, long[] chain, long nowNanos) {
     // a request without a model is left to the clusters' pickers (their default model)
-    boolean listed =
-        model != null && clusters.stream().anyMatch(c -> lists(c.summary().get(), model));
+    boolean listed = false;
+    for (int i = 0; model != null && !listed && i < clusters.size(); i++) {
+      listed = lists(clusters.get(i).summary().get(), model);
+    }
     List<Option> out = new ArrayList<>(clusters.size());
     for (Cluster c : clusters) {
       Received r = c.summary().get();
@@ -55,6 +57,13 @@ public final class ClusterOptions {
   }
 
   private static boolean lists(Received r, String model) {
-    return r != null && r.summary().pools().stream().anyMatch(p -> p.models().contains(model));
+    if (r != null) {
+      for (PoolSummary p : r.summary().pools()) {
+        if (p.models().contains(model)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 }

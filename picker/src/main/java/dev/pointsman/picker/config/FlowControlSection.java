@@ -120,7 +120,13 @@ public record FlowControlSection(
 
   /** The budgets, on the injected clock. */
   public TokenBudgets tokenBudgets(java.util.function.LongSupplier nanos) {
-    return new TokenBudgets(budgetList(budgets), nanos);
+    return tokenBudgets(budgets, nanos);
+  }
+
+  /** Budgets made from {@code entries} (a tenant and model twice is an error), on a clock. */
+  public static TokenBudgets tokenBudgets(
+      List<BudgetEntry> entries, java.util.function.LongSupplier nanos) {
+    return new TokenBudgets(budgetList(entries), nanos);
   }
 
   /** The queue's bounds. */

@@ -81,7 +81,7 @@ final class PickerHandler implements ExtProcHandler {
     try {
       tpotSlo = tpotSloSeconds(head.tpotSlo());
       if (flow != null) {
-        ttftSlo = sloSeconds(flow.deadline(), head.header(flow.deadline()));
+        ttftSlo = RouteVerdicts.sloSeconds(flow.deadline(), head.header(flow.deadline()));
       }
     } catch (IllegalArgumentException e) {
       return new Verdict.Reject(
@@ -119,7 +119,7 @@ final class PickerHandler implements ExtProcHandler {
   private Verdict decided(RequestHead head, RouteInput input, RouteOutcome outcome, long start) {
     observer.onDecision(input, outcome, clock.getAsLong() - start);
     return switch (outcome) {
-      case RouteOutcome.Rejected r -> reject(r);
+      case RouteOutcome.Rejected r -> RouteVerdicts.reject(r);
       case RouteOutcome.Routed r -> forward(head, r);
     };
   }
@@ -137,42 +137,9 @@ final class PickerHandler implements ExtProcHandler {
     return head.subset();
   }
 
-  private static Verdict reject(RouteOutcome.Rejected r) {
-    int status = r.error().httpStatus();
-    if (status != 429 && status != 503) {
-      return new Verdict.Reject(r.error(), r.reason(), r.retryAfterSeconds());
-    }
-    String why = r.droppedReason() == null ? DroppedReason.INTERNAL : r.droppedReason();
-    if (r.headers().isEmpty()) {
-      return new Verdict.Reject(
-          r.error(), r.reason(), r.retryAfterSeconds(), Map.of(DroppedReason.HEADER, why));
-    }
-    Map<String, String> headers = new LinkedHashMap<>(r.headers());
-    headers.put(DroppedReason.HEADER, why);
-    return new Verdict.Reject(r.error(), r.reason(), r.retryAfterSeconds(), headers);
-  }
-
   /** The {@code x-slo-tpot-ms} header in seconds, NaN when absent. */
   static double tpotSloSeconds(String header) {
-    return sloSeconds(RequestHead.TPOT_SLO_HEADER, header);
-  }
-
-  /** An objective header in milliseconds as seconds, NaN when absent. */
-  static double sloSeconds(String name, String header) {
-    if (header == null || header.isBlank()) {
-      return Double.NaN;
-    }
-    double ms;
-    try {
-      ms = Double.parseDouble(header.trim());
-    } catch (NumberFormatException e) {
-      ms = Double.NaN;
-    }
-    if (!(ms > 0 && ms < 3_600_000)) {
-      throw new IllegalArgumentException(
-          name + ": '" + header + "' (expected a positive number of milliseconds)");
-    }
-    return ms / 1000;
+    return RouteVerdicts.sloSeconds(RequestHead.TPOT_SLO_HEADER, header);
   }
 
   private Verdict forward(RequestHead head, RouteOutcome.Routed r) {

@@ -1,7 +1,6 @@
 package dev.pointsman.picker.routing;
 
 import dev.pointsman.extproc.Completion;
-import dev.pointsman.extproc.Usage;
 import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.scheduling.InFlightTracker;
 import java.util.Map;
@@ -55,10 +54,7 @@ final class BudgetLedger {
   void completed(RouteOutcome.Routed routed, Completion completion) {
     TokenBudgets.Reservation r = held.remove(routed.picked().ticket());
     if (r != null) {
-      Usage u = completion.usage();
-      long used =
-          u.present() ? Math.max(0, u.promptTokens()) + Math.max(0, u.completionTokens()) : -1;
-      budgets.settle(r, used);
+      budgets.settle(r, completion.usage().tokens());
     }
   }
 }

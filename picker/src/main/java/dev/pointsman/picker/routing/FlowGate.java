@@ -1,6 +1,7 @@
 package dev.pointsman.picker.routing;
 
 import dev.pointsman.extproc.Completion;
+import dev.pointsman.inference.request.ParsedRequest;
 import dev.pointsman.picker.flowcontrol.DropReason;
 import dev.pointsman.picker.flowcontrol.FlowController;
 import dev.pointsman.picker.flowcontrol.FlowLimits;
@@ -30,7 +31,7 @@ import java.util.function.LongSupplier;
  */
 public final class FlowGate implements Routing {
   /** Output tokens assumed for a request that does not cap them, in its DRR cost. */
-  public static final int DEFAULT_OUTPUT_TOKENS = 200;
+  static final int DEFAULT_OUTPUT_TOKENS = 200;
 
   /** The tenant of requests without a fairness id. */
   public static final String DEFAULT_TENANT = "default";
@@ -144,19 +145,31 @@ public final class FlowGate implements Routing {
     return future;
   }
 
+  /** The tenant a fairness header names: the default flow when absent or blank. */
+  public static String tenant(String fairnessId) {
+    return fairnessId == null || fairnessId.isBlank() ? DEFAULT_TENANT : fairnessId;
+  }
+
+  /** What a request is charged at admission: its prompt's estimate plus its output cap (or 200). */
+  public static long estimatedTokens(ParsedRequest body) {
+    return body.estimatedPromptTokens() + body.maxOutputTokens().orElse(DEFAULT_OUTPUT_TOKENS);
+  }
+
   static FlowRequest flowRequest(RouteInput input, int priority, long now) {
     long prompt = input.body().estimatedPromptTokens();
-    long output = input.body().maxOutputTokens().orElse(DEFAULT_OUTPUT_TOKENS);
     double slo = input.ttftSloSeconds();
     long deadline =
         Double.isNaN(slo) ? FlowRequest.NO_DEADLINE : now + (long) Math.min(slo * 1e9, 1e15);
     long bytes = input.bodyBytes() >= 0 ? input.bodyBytes() : input.body().promptChars();
-    String tenant =
-        input.fairnessId() == null || input.fairnessId().isBlank()
-            ? DEFAULT_TENANT
-            : input.fairnessId();
     return new FlowRequest(
-        input.requestId(), priority, tenant, prompt, prompt + output, bytes, now, deadline);
+        input.requestId(),
+        priority,
+        tenant(input.fairnessId()),
+        prompt,
+        estimatedTokens(input.body()),
+        bytes,
+        now,
+        deadline);
   }
 
   /**

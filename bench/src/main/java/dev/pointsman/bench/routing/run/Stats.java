@@ -65,7 +65,7 @@ public final class Stats {
     return t * Math.sqrt(ss / (n - 1)) / Math.sqrt(n);
   }
 
-  static double[] sorted(double[] values, int n) {
+  public static double[] sorted(double[] values, int n) {
     double[] out = Arrays.copyOf(values, n);
     Arrays.sort(out);
     return out;

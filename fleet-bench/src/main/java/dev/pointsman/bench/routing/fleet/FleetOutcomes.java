@@ -2,7 +2,6 @@ package dev.pointsman.bench.routing.fleet;
 
 import dev.pointsman.bench.routing.run.Stats;
 import dev.pointsman.bench.routing.workload.BenchRequest;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -157,10 +156,8 @@ record FleetOutcomes(
       busy += busyGpuMs[c] / 3_600_000 * spec.pricePerGpuHour();
       provisioned += spec.gpus() * windowHours * spec.pricePerGpuHour();
     }
-    double[] sorted = Arrays.copyOf(ttft, served);
-    Arrays.sort(sorted);
-    double[] tpots = Arrays.copyOf(tpot, decoded);
-    Arrays.sort(tpots);
+    double[] sorted = Stats.sorted(ttft, served);
+    double[] tpots = Stats.sorted(tpot, decoded);
     return new Figures(
         requests,
         failed,
@@ -215,8 +212,7 @@ record FleetOutcomes(
         }
       }
     }
-    double[] sorted = Arrays.copyOf(ttft, served);
-    Arrays.sort(sorted);
+    double[] sorted = Stats.sorted(ttft, served);
     return new Failover(
         drainedAtMs - loss,
         lastSent,
