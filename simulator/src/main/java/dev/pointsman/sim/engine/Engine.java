@@ -247,6 +247,22 @@ public final class Engine {
     return now >= upAtMs;
   }
 
+  /**
+   * Whether the engine is, was or will be out for a restart at {@code timeMs}: its restarts are
+   * fixed by its seed, whatever it is asked to do, so any time may be asked.
+   */
+  public boolean restartingAt(double timeMs) {
+    for (int i = 0; ; i++) {
+      Disturbances.Episode e = world.restart(i);
+      if (e.startMs() > timeMs) {
+        return false;
+      }
+      if (timeMs < e.endMs()) {
+        return true;
+      }
+    }
+  }
+
   /** Restarts so far. */
   public int restarts() {
     return restarts;

@@ -74,6 +74,11 @@ public final class VirtualCluster {
     return pods.get(i).isUp();
   }
 
+  /** Whether pod {@code i} is, was or will be out for a restart at {@code timeMs}. */
+  public boolean restartingAt(int i, double timeMs) {
+    return pods.get(i).restartingAt(timeMs);
+  }
+
   /** Aborts a request on a pod (a client that went away); false if it was not live there. */
   public boolean abort(long requestId, int pod) {
     return pods.get(pod).abort(requestId);

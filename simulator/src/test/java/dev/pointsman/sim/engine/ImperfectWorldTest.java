@@ -247,6 +247,31 @@ class ImperfectWorldTest {
   }
 
   @Test
+  void theRestartScheduleAskedForAnyTimeIsTheOneThePodLives() {
+    Imperfections world = only(null, null, null, 360.0);
+    VirtualCluster asked =
+        new VirtualCluster(List.of(Harness.config("H100-80")), EngineListener.NONE, world, 5);
+    VirtualCluster lived =
+        new VirtualCluster(List.of(Harness.config("H100-80")), EngineListener.NONE, world, 5);
+    // asked ahead of time, before the pod has lived it, then checked as it is lived
+    boolean[] ahead = new boolean[600];
+    for (int i = 0; i < ahead.length; i++) {
+      ahead[i] = asked.restartingAt(0, i * 100.0);
+    }
+    int down = 0;
+    for (int i = 0; i < ahead.length; i++) {
+      double t = i * 100.0;
+      lived.runUntil(t);
+      assertThat(ahead[i]).as("%s ms", t).isEqualTo(!lived.isUp(0));
+      assertThat(lived.restartingAt(0, (i / 2) * 100.0))
+          .as("%s ms, asked later", (i / 2) * 100.0)
+          .isEqualTo(ahead[i / 2]);
+      down += ahead[i] ? 1 : 0;
+    }
+    assertThat(down).isPositive().isLessThan(ahead.length);
+  }
+
+  @Test
   void unsetFieldsComeFromTheBaseAndBadValuesAreNamed() {
     Imperfections partly = new Imperfections(null, 0.0, null, null, null, null, null, null);
     assertThat(partly.stepNoiseSigma()).isZero();

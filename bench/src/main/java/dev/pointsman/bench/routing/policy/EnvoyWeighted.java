@@ -1,6 +1,7 @@
 package dev.pointsman.bench.routing.policy;
 
 import dev.pointsman.bench.routing.workload.BenchRequest;
+import java.util.function.IntToDoubleFunction;
 import java.util.random.RandomGenerator;
 
 /**
@@ -33,7 +34,7 @@ final class EnvoyWeighted {
 
       @Override
       public Route route(BenchRequest request) {
-        return Route.to(edf.pick(i -> weights[i]));
+        return listed(fleet, edf, i -> weights[i]);
       }
     };
   }
@@ -50,7 +51,7 @@ final class EnvoyWeighted {
     int n = weights.length;
     OwnLoad load = new OwnLoad(n);
     boolean equal = EnvoyWeights.allEqual(weights);
-    java.util.function.IntToDoubleFunction dynamic =
+    IntToDoubleFunction dynamic =
         i -> weights[i] / Math.pow(load.liveRequests(i) + 1, ACTIVE_REQUEST_BIAS);
     EdfSchedule edf = equal ? null : new EdfSchedule(n, dynamic);
     return new RoutingPolicy() {
@@ -61,9 +62,11 @@ final class EnvoyWeighted {
 
       @Override
       public Route route(BenchRequest request) {
-        int pod = equal ? twoChoices(n, load, random) : edf.pick(dynamic);
-        load.assign(request, pod);
-        return Route.to(pod);
+        Route route = equal ? twoChoices(fleet, load, random) : listed(fleet, edf, dynamic);
+        if (route.outcome() == Route.Outcome.ROUTED) {
+          load.assign(request, route.pod());
+        }
+        return route;
       }
 
       @Override
@@ -74,17 +77,40 @@ final class EnvoyWeighted {
   }
 
   /**
-   * Envoy's P2C: {@code choice_count} pods drawn at random (with replacement, as Envoy draws them),
-   * the one with the fewest active requests, the first drawn on a tie.
+   * The next pod of {@code edf} among the ready endpoints: the schedule runs on past the hosts EDS
+   * has removed (each keeps its place and its share when it comes back); failed when none is ready.
    */
-  static int twoChoices(int pods, OwnLoad load, RandomGenerator random) {
+  private static Route listed(FleetView fleet, EdfSchedule edf, IntToDoubleFunction weight) {
+    int[] listed = fleet.endpointsIfSome();
+    if (listed != null && listed.length == 0) {
+      return Route.failed();
+    }
+    int pod = edf.pick(weight);
+    while (listed != null && !fleet.inEndpoints(pod)) {
+      pod = edf.pick(weight);
+    }
+    return Route.to(pod);
+  }
+
+  /**
+   * Envoy's P2C over the ready endpoints: {@code choice_count} pods drawn at random (with
+   * replacement, as Envoy draws them), the one with the fewest active requests, the first drawn on
+   * a tie; failed when none is ready.
+   */
+  static Route twoChoices(FleetView fleet, OwnLoad load, RandomGenerator random) {
+    int[] listed = fleet.endpointsIfSome();
+    int n = listed == null ? fleet.size() : listed.length;
+    if (n == 0) {
+      return Route.failed();
+    }
     int best = -1;
     for (int i = 0; i < EnvoyBalancer.CHOICE_COUNT; i++) {
-      int candidate = random.nextInt(pods);
+      int draw = random.nextInt(n);
+      int candidate = listed == null ? draw : listed[draw];
       if (best < 0 || load.liveRequests(candidate) < load.liveRequests(best)) {
         best = candidate;
       }
     }
-    return best;
+    return Route.to(best);
   }
 }

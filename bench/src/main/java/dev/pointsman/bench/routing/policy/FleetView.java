@@ -42,6 +42,15 @@ public final class FleetView {
 
   private final List<EngineConfig> configs;
   private final ClientRequests requests;
+
+  /**
+   * How long a pod's readiness takes to reach the routers: the kubelet records that the engine's
+   * container exited (or that its readiness probe passes again), the EndpointSlice controller
+   * updates the slice, and the router's discovery applies it. Chosen, not measured: about two
+   * seconds on a healthy cluster.
+   */
+  public static final double DISCOVERY_LAG_MS = 2000;
+
   private final VirtualCluster cluster;
   private final EndpointState[] states;
   private final List<Set<String>> registered;
@@ -301,13 +310,50 @@ public final class FleetView {
   }
 
   /**
-   * Whether the picker's datastore would offer {@code pod} now: fewer consecutive failed scrapes
-   * than its threshold, and a successful one within {@code unavailableAfter}.
+   * Whether the picker's datastore would offer {@code pod} now: listed among the pool's ready
+   * endpoints ({@link #inEndpoints}: the picker watches pods and keeps the Ready ones), fewer
+   * consecutive failed scrapes than its threshold, and a successful one within {@code
+   * unavailableAfter}.
    */
   public boolean available(int pod) {
     DatastoreConfig d = DatastoreConfig.DEFAULT;
     return failures[pod] < d.failureThreshold()
-        && nowMs() - lastSuccessMs[pod] <= d.unavailableAfter().toMillis();
+        && nowMs() - lastSuccessMs[pod] <= d.unavailableAfter().toMillis()
+        && inEndpoints(pod);
+  }
+
+  /**
+   * Whether {@code pod} is among the ready endpoints a data plane knows of now: what Kubernetes
+   * tells every router (Envoy through EDS, the picker through its pod watch, a router through its
+   * service discovery). A pod out for a restart leaves the list {@link #DISCOVERY_LAG_MS} after it
+   * went down and comes back the same time after it is up again.
+   */
+  public boolean inEndpoints(int pod) {
+    return !cluster.restartingAt(pod, nowMs() - DISCOVERY_LAG_MS);
+  }
+
+  /**
+   * The pods {@link #inEndpoints} now, in order; {@code null} when that is every pod (the common
+   * case, so callers keep their all-pods path and its random draws).
+   */
+  public int[] endpointsIfSome() {
+    int n = size();
+    int listed = 0;
+    for (int i = 0; i < n; i++) {
+      if (inEndpoints(i)) {
+        listed++;
+      }
+    }
+    if (listed == n) {
+      return null;
+    }
+    int[] out = new int[listed];
+    for (int i = 0, k = 0; i < n; i++) {
+      if (inEndpoints(i)) {
+        out[k++] = i;
+      }
+    }
+    return out;
   }
 
   /** A scrape of {@code pod} failed now: its last metrics stay. */

@@ -102,12 +102,11 @@ public final class Policies {
       return new SchedulerPolicy(
           name, Plugins.build(PolicyConfig.defaults()), fleet, random, mismatched);
     }
-    int n = fleet.size();
     return switch (name) {
-      case "random" -> SimplePolicies.random(n, random);
-      case "round-robin" -> SimplePolicies.roundRobin(n);
+      case "random" -> SimplePolicies.random(fleet, random);
+      case "round-robin" -> SimplePolicies.roundRobin(fleet);
       case "weighted-round-robin" -> EnvoyWeighted.roundRobin(fleet);
-      case "least-request" -> SimplePolicies.leastRequest(n, random);
+      case "least-request" -> SimplePolicies.leastRequest(fleet, random);
       case "weighted-least-request" -> EnvoyWeighted.leastRequest(fleet, random);
       case "queue-only" -> scorers(name, fleet, random, PluginSpec.of("queue-scorer", 1));
       case "kv-only" ->

@@ -52,14 +52,22 @@ final class SglangCacheAware implements RoutingPolicy {
   public Route route(BenchRequest r) {
     int n = fleet.size();
     long[] blocks = Policies.GIE_PREFIX_HASHER.hash(fleet.model(r), fleet.promptText(r));
+    // the workers its service discovery lists as ready; the others score +infinity throughout
+    boolean[] out = new boolean[n];
     int max = Integer.MIN_VALUE;
     int min = Integer.MAX_VALUE;
     double[] loads = new double[n];
     for (int i = 0; i < n; i++) {
+      out[i] = !fleet.inEndpoints(i);
       int l = load.liveRequests(i);
-      loads[i] = l;
-      max = Math.max(max, l);
-      min = Math.min(min, l);
+      loads[i] = out[i] ? Double.POSITIVE_INFINITY : l;
+      if (!out[i]) {
+        max = Math.max(max, l);
+        min = Math.min(min, l);
+      }
+    }
+    if (max == Integer.MIN_VALUE) {
+      return Route.failed();
     }
     int pod;
     if (max - min > absThreshold && max > relThreshold * min) {
@@ -70,6 +78,10 @@ final class SglangCacheAware implements RoutingPolicy {
       double bestRate = 0;
       for (int i = 0; i < n; i++) {
         double rate = blocks.length == 0 ? 0 : (double) matched[i] / blocks.length;
+        if (out[i]) {
+          negRate[i] = Double.POSITIVE_INFINITY;
+          continue;
+        }
         negRate[i] = -rate;
         bestRate = Math.max(bestRate, rate);
       }
@@ -78,7 +90,7 @@ final class SglangCacheAware implements RoutingPolicy {
       } else {
         double[] treeSize = new double[n];
         for (int i = 0; i < n; i++) {
-          treeSize[i] = tree.size(addresses.get(i));
+          treeSize[i] = out[i] ? Double.POSITIVE_INFINITY : tree.size(addresses.get(i));
         }
         pod = Ties.argMin(treeSize, random);
       }

@@ -69,12 +69,13 @@ class ImperfectRunTest {
   @Test
   void thePickerStopsSendingToARestartingPodOnceItsScrapesFail() {
     // both lose the requests in flight at each restart; round-robin then keeps sending a quarter of
-    // the traffic to the pod while it is down, where the picker sees three failed scrapes (150 ms)
-    // and routes around it (seed 1: 1,279 failures against 487, most of them lost in flight)
+    // the traffic to the pod until Kubernetes' endpoints drop it (2 s of its 4 s down), where the
+    // picker sees three failed scrapes (150 ms) and routes around it (seed 1: 924 failures against
+    // 528, most of them lost in flight; 1,279 for round-robin before it read the endpoints)
     RunResult rr = PolicyRun.run(restarts, capacity, "round-robin", 0.3, 1);
     RunResult pm = PolicyRun.run(restarts, capacity, "pointsman", 0.3, 1);
 
-    assertThat(pm.failed()).isLessThan(rr.failed() / 2);
+    assertThat(pm.failed()).isLessThan(rr.failed() * 7 / 10);
   }
 
   @Test
