@@ -85,6 +85,23 @@ final class Allowance {
     }
   }
 
+  double tokens() {
+    return tokens;
+  }
+
+  double requests() {
+    return requests;
+  }
+
+  /**
+   * Lowers the buckets to a peer's balance where it holds less than this one does: the peer counted
+   * use this replica never saw. Never raises them.
+   */
+  void lowerTo(double peerTokens, double peerRequests) {
+    tokens = Math.min(tokens, peerTokens);
+    requests = Math.min(requests, peerRequests);
+  }
+
   /** Tokens charged by this replica since it started, net of what it gave back. */
   long ownTokens() {
     return ownTokens;

@@ -192,6 +192,38 @@ public final class TokenBudgets {
     }
   }
 
+  /**
+   * Every budget's balance now: what a replica that joins late starts from ({@link #adoptLevels}).
+   */
+  public synchronized List<BudgetLevel> levels() {
+    long now = nanos.getAsLong();
+    List<BudgetLevel> out = new ArrayList<>(byKey.size());
+    for (Allowance a : byKey.values()) {
+      a.refill(now);
+      out.add(new BudgetLevel(a.budget(), a.tokens(), a.requests()));
+    }
+    return out;
+  }
+
+  /**
+   * Takes a peer's balances ({@link #levels}, from its snapshot): each of these budgets (the same
+   * tenant, model and limits; others are ignored) holds at most what the peer's does. Peers report
+   * their use only from their first report on (a baseline), so without this a replica that joined
+   * late would start with full buckets and admit up to one more budget in the first minute; after a
+   * partition, each side keeps the lower of the two balances.
+   */
+  public synchronized void adoptLevels(List<BudgetLevel> levels) {
+    long now = nanos.getAsLong();
+    for (BudgetLevel level : levels) {
+      Budget b = level.budget();
+      Allowance a = byKey.get(key(b.tenant(), b.model()));
+      if (a != null && a.budget().equals(b)) {
+        a.refill(now);
+        a.lowerTo(level.tokens(), level.requests());
+      }
+    }
+  }
+
   /** Forgets peers no longer in {@code members}: one that comes back starts from a new baseline. */
   public synchronized void retainPeers(Collection<String> members) {
     peerUse.keySet().retainAll(members);

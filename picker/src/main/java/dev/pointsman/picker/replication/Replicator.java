@@ -347,12 +347,12 @@ public final class Replicator implements Receiver, AutoCloseable {
 
   @Override
   public void getState(OutputStream out) throws Exception {
-    Snapshot.of(scheduler).writeTo(out);
+    Snapshot.of(scheduler, budgets).writeTo(out);
   }
 
   @Override
   public void setState(InputStream in) throws Exception {
-    Snapshot.readFrom(in).absorbInto(scheduler);
+    Snapshot.readFrom(in).absorbInto(scheduler, budgets);
   }
 
   /** Leaves the cluster and stops the batch thread. */

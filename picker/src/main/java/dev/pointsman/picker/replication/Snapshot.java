@@ -2,6 +2,9 @@ package dev.pointsman.picker.replication;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
+import dev.pointsman.picker.flowcontrol.Budget;
+import dev.pointsman.picker.flowcontrol.BudgetLevel;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.replication.WireFormat.WireException;
 import dev.pointsman.picker.scheduling.Scheduler;
 import java.io.IOException;
@@ -17,8 +20,8 @@ import java.util.Map;
  * and exchanged when a partition heals. Absorbing it is a merge, not a replacement: prefix blocks
  * and adapters are added to what the receiver knows (a union), and of two learned fits of one
  * endpoint the one trained on more observations is kept, so both sides of a healed partition end
- * with the same models. In-flight work is not in it: every member reports its own within a batch
- * interval. Version 1, in proto3 terms:
+ * with the same models; each tenant budget keeps the lower of the two balances. In-flight work is
+ * not in it: every member reports its own within a batch interval. Version 1, in proto3 terms:
  *
  * <pre>
  * message Snapshot {
@@ -28,6 +31,10 @@ import java.util.Map;
  *   repeated State ttft_fit = 4;              // { string address = 1; repeated double state = 2; }
  *   repeated State tpot_fit = 5;
  *   repeated State queued_work = 6;
+ *   repeated Level budget = 7;                // { string tenant = 1; string model = 2;
+ *                                             //   uint64 tokens_per_minute = 3;
+ *                                             //   uint64 requests_per_minute = 4;
+ *                                             //   double tokens = 5; double requests = 6; }
  * }
  * </pre>
  */
@@ -36,25 +43,40 @@ record Snapshot(
     Map<String, List<String>> adapters,
     Map<String, double[]> ttftFits,
     Map<String, double[]> tpotFits,
-    Map<String, double[]> queuedWork) {
+    Map<String, double[]> queuedWork,
+    List<BudgetLevel> budgets) {
 
   /** What {@code scheduler} knows now. */
   static Snapshot of(Scheduler scheduler) {
+    return of(scheduler, TokenBudgets.none());
+  }
+
+  /** What {@code scheduler} knows now, and the balance of each of {@code budgets}. */
+  static Snapshot of(Scheduler scheduler, TokenBudgets budgets) {
     return new Snapshot(
         scheduler.prefixIndex().export(),
         scheduler.adapterHistory().export(),
         scheduler.latencyModel().export(),
         scheduler.tpotModel().export(),
-        scheduler.queuedWork().export());
+        scheduler.queuedWork().export(),
+        budgets.levels());
   }
 
   /** Merges this snapshot into what {@code scheduler} knows. */
   void absorbInto(Scheduler scheduler) {
+    absorbInto(scheduler, TokenBudgets.none());
+  }
+
+  /**
+   * Merges this snapshot into what {@code scheduler} knows, and its balances into {@code budgets}.
+   */
+  void absorbInto(Scheduler scheduler, TokenBudgets budgets) {
     prefix.forEach(scheduler.prefixIndex()::record);
     adapters.forEach((a, list) -> list.forEach(ad -> scheduler.adapterHistory().record(a, ad)));
     scheduler.latencyModel().restore(ttftFits);
     scheduler.tpotModel().restore(tpotFits);
     scheduler.queuedWork().restore(queuedWork);
+    budgets.adoptLevels(this.budgets);
   }
 
   void writeTo(OutputStream stream) throws IOException {
@@ -77,6 +99,22 @@ record Snapshot(
     states(out, 4, ttftFits);
     states(out, 5, tpotFits);
     states(out, 6, queuedWork);
+    for (BudgetLevel level : budgets) {
+      out.writeByteArray(
+          7,
+          WireFormat.bytes(
+              o -> {
+                Budget b = level.budget();
+                o.writeString(1, b.tenant());
+                if (b.model() != null) {
+                  o.writeString(2, b.model());
+                }
+                o.writeUInt64(3, b.tokensPerMinute());
+                o.writeUInt64(4, b.requestsPerMinute());
+                o.writeDouble(5, level.tokens());
+                o.writeDouble(6, level.requests());
+              }));
+    }
     out.flush();
   }
 
@@ -86,11 +124,20 @@ record Snapshot(
     WireFormat.version(in);
     Snapshot s =
         new Snapshot(
-            new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>());
+            new HashMap<>(),
+            new HashMap<>(),
+            new HashMap<>(),
+            new HashMap<>(),
+            new HashMap<>(),
+            new ArrayList<>());
     int tag;
     try {
       while ((tag = in.readTag()) != 0) {
         int field = com.google.protobuf.WireFormat.getTagFieldNumber(tag);
+        if (field == 7) {
+          s.budgets.add(level(CodedInputStream.newInstance(in.readByteArray())));
+          continue;
+        }
         if (field < 2 || field > 6) {
           in.skipField(tag);
           continue;
@@ -128,6 +175,35 @@ record Snapshot(
       throw new WireException("malformed replication snapshot (" + ex.getMessage() + ")");
     }
     return s;
+  }
+
+  private static BudgetLevel level(CodedInputStream e) throws IOException, WireException {
+    String tenant = null;
+    String model = null;
+    long tokensPerMinute = 0;
+    long requestsPerMinute = 0;
+    double tokens = 0;
+    double requests = 0;
+    int t;
+    while ((t = e.readTag()) != 0) {
+      switch (com.google.protobuf.WireFormat.getTagFieldNumber(t)) {
+        case 1 -> tenant = e.readString();
+        case 2 -> model = e.readString();
+        case 3 -> tokensPerMinute = e.readUInt64();
+        case 4 -> requestsPerMinute = e.readUInt64();
+        case 5 -> tokens = e.readDouble();
+        case 6 -> requests = e.readDouble();
+        default -> e.skipField(t);
+      }
+    }
+    return new BudgetLevel(
+        new Budget(
+            WireFormat.required(tenant, "Snapshot budget tenant"),
+            model,
+            tokensPerMinute,
+            requestsPerMinute),
+        tokens,
+        requests);
   }
 
   private static void states(CodedOutputStream out, int field, Map<String, double[]> states)

@@ -17,6 +17,34 @@ class TokenBudgetsTest {
   }
 
   @Test
+  void aPeersBalanceLowersTheBucketsButNeverRaisesThem() {
+    Budget shared = new Budget("a", null, 6_000, 10);
+    TokenBudgets joiner = budgets(shared, new Budget("b", null, 1_000, 0));
+    TokenBudgets peer = budgets(shared);
+    for (int i = 0; i < 4; i++) {
+      assertThat(peer.reserve("a", "m", 1_000).admitted()).isTrue();
+    }
+    assertThat(joiner.reserve("a", "m", 500).admitted()).isTrue();
+
+    joiner.adoptLevels(peer.levels());
+
+    // the peer's 4,000 tokens and 4 requests used count; the joiner's own 500 and 1 are below them
+    assertThat(joiner.remainingTokens("a", "m")).isEqualTo(2_000);
+    assertThat(joiner.remainingRequests("a", "m")).isEqualTo(6);
+    assertThat(joiner.remainingTokens("b", "m")).isEqualTo(1_000);
+
+    // a fuller peer does not give anything back
+    joiner.adoptLevels(budgets(shared).levels());
+    assertThat(joiner.remainingTokens("a", "m")).isEqualTo(2_000);
+
+    // another budget for the same tenant (other limits) is not this one
+    TokenBudgets other = budgets(new Budget("a", null, 6_000, 20));
+    other.reserve("a", "m", 6_000);
+    joiner.adoptLevels(other.levels());
+    assertThat(joiner.remainingTokens("a", "m")).isEqualTo(2_000);
+  }
+
+  @Test
   void aTenantWithoutABudgetIsNotLimited() {
     TokenBudgets t = budgets(new Budget("a", null, 100, 0));
 

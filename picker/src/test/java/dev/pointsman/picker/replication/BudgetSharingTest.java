@@ -90,6 +90,34 @@ class BudgetSharingTest {
   }
 
   @Test
+  void aReplicaThatJoinsLateStartsFromTheClustersBalance() {
+    cluster = new Cluster(2);
+    TokenBudgets b0 = budgets();
+    Cluster.Replica r0 = cluster.start(0, b0);
+    await("r0 connected", () -> r0.members() == 1);
+    int early = 30;
+    for (int k = 0; k < early; k++) {
+      assertThat(b0.reserve("team-a", "m", 10).admitted()).isTrue();
+    }
+
+    TokenBudgets b1 = budgets();
+    Cluster.Replica r1 = cluster.start(1, b1);
+    await("r1 joined and settled", () -> r1.members() == 2 && r1.replicator().settled());
+
+    // r0's use before r1 existed is in r1's buckets: its first report is only a baseline, so
+    // without the snapshot's balance r1 would start with a whole budget
+    assertThat(r1.replicator().status().cold()).isFalse();
+    assertThat(b1.remainingRequests("team-a", "m")).isEqualTo(BUDGET - early);
+    int admitted = 0;
+    for (int k = 0; k < BUDGET; k++) {
+      if (b1.reserve("team-a", "m", 10).admitted()) {
+        admitted++;
+      }
+    }
+    assertThat(admitted).isEqualTo(BUDGET - early);
+  }
+
+  @Test
   void aReplicaAloneEnforcesItsOwnAdmissionsAndSaysSo() {
     cluster = new Cluster(2);
     TokenBudgets b0 = budgets();

@@ -2,6 +2,9 @@ package dev.pointsman.picker.replication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pointsman.picker.flowcontrol.Budget;
+import dev.pointsman.picker.flowcontrol.BudgetLevel;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.scheduling.InFlightTracker;
 import dev.pointsman.picker.scheduling.Scheduler;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
@@ -9,6 +12,7 @@ import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,9 +29,39 @@ class SnapshotMergeTest {
   }
 
   private static Snapshot roundTrip(Scheduler s) throws Exception {
+    return roundTrip(s, TokenBudgets.none());
+  }
+
+  private static Snapshot roundTrip(Scheduler s, TokenBudgets budgets) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    Snapshot.of(s).writeTo(out);
+    Snapshot.of(s, budgets).writeTo(out);
     return Snapshot.readFrom(new ByteArrayInputStream(out.toByteArray()));
+  }
+
+  @Test
+  void budgetBalancesTravelAndEachSideKeepsTheLowerOne() throws Exception {
+    AtomicLong clock = new AtomicLong(1_000_000_000L);
+    Budget perModel = new Budget("team-a", "llama", 10_000, 0);
+    Budget tenantWide = new Budget("team-b", null, 0, 50);
+    TokenBudgets left = new TokenBudgets(List.of(perModel, tenantWide), clock::get);
+    TokenBudgets right = new TokenBudgets(List.of(perModel, tenantWide), clock::get);
+    left.reserve("team-a", "llama", 7_000);
+    for (int i = 0; i < 30; i++) {
+      right.reserve("team-b", "any", 1);
+    }
+
+    Snapshot fromLeft = roundTrip(scheduler(), left);
+    Snapshot fromRight = roundTrip(scheduler(), right);
+    assertThat(fromLeft.budgets())
+        .extracting(BudgetLevel::budget)
+        .containsExactlyInAnyOrder(perModel, tenantWide);
+    fromRight.absorbInto(scheduler(), left);
+    fromLeft.absorbInto(scheduler(), right);
+
+    for (TokenBudgets b : List.of(left, right)) {
+      assertThat(b.remainingTokens("team-a", "llama")).isEqualTo(3_000);
+      assertThat(b.remainingRequests("team-b", "any")).isEqualTo(20);
+    }
   }
 
   @Test

@@ -3,6 +3,8 @@ package dev.pointsman.picker.replication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pointsman.picker.flowcontrol.Budget;
+import dev.pointsman.picker.flowcontrol.BudgetLevel;
 import dev.pointsman.picker.flowcontrol.BudgetUse;
 import dev.pointsman.picker.replication.WireFormat.WireException;
 import dev.pointsman.picker.scheduling.Decision;
@@ -158,7 +160,10 @@ class WireFormatTest {
             Map.of("a:1", List.of("x", "y")),
             Map.of("a:1", new double[] {0.01, 1, 2, 3, 4, 5, 0.1}),
             Map.of("b:1", new double[] {0.5, 10, Double.NaN}),
-            Map.of("", new double[] {300, 25}));
+            Map.of("", new double[] {300, 25}),
+            List.of(
+                new BudgetLevel(new Budget("team-a", null, 6_000, 0), -250.5, 0),
+                new BudgetLevel(new Budget("team-b", "llama", 0, 30), 0, 12.25)));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     s.writeTo(out);
@@ -169,6 +174,7 @@ class WireFormatTest {
     assertThat(back.ttftFits().get("a:1")).containsExactly(s.ttftFits().get("a:1"));
     assertThat(back.tpotFits().get("b:1")).containsExactly(s.tpotFits().get("b:1"));
     assertThat(back.queuedWork().get("")).containsExactly(300, 25);
+    assertThat(back.budgets()).isEqualTo(s.budgets());
   }
 
   @Test
