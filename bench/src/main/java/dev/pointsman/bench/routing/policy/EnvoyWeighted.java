@@ -21,11 +21,13 @@ final class EnvoyWeighted {
 
   /**
    * {@code weighted-round-robin}: Envoy's {@code ROUND_ROBIN} with endpoint weights, an EDF
-   * schedule in which each pod is picked in proportion to its weight, blind to load.
+   * schedule in which each pod is picked in proportion to its weight, blind to load; with outlier
+   * detection ({@link OutlierDetection}).
    */
   static RoutingPolicy roundRobin(FleetView fleet) {
     int[] weights = EnvoyWeights.of(fleet.capacities());
     EdfSchedule edf = new EdfSchedule(weights.length, i -> weights[i]);
+    OutlierDetection outliers = new OutlierDetection(fleet);
     return new RoutingPolicy() {
       @Override
       public String name() {
@@ -34,7 +36,22 @@ final class EnvoyWeighted {
 
       @Override
       public Route route(BenchRequest request) {
-        return listed(fleet, edf, i -> weights[i]);
+        return next(fleet, outliers, edf, i -> weights[i]);
+      }
+
+      @Override
+      public void onFirstToken(BenchRequest request, int pod) {
+        outliers.success(pod);
+      }
+
+      @Override
+      public void onFailed(BenchRequest request, int pod) {
+        outliers.failure(pod);
+      }
+
+      @Override
+      public void onRefused(BenchRequest request, int pod) {
+        // a 4xx: not an outlier
       }
     };
   }
@@ -44,12 +61,14 @@ final class EnvoyWeighted {
    * defaults. Equal weights: two random pods, the one with fewer active requests (the first drawn
    * on a tie), as {@code least-request}. Unequal weights: the EDF schedule whose weights fall with
    * the pod's active requests, {@code weight / (active + 1)^bias}. Active requests are this
-   * router's own, in flight until the response ends.
+   * router's own, in flight until the response ends. With outlier detection ({@link
+   * OutlierDetection}).
    */
   static RoutingPolicy leastRequest(FleetView fleet, RandomGenerator random) {
     int[] weights = EnvoyWeights.of(fleet.capacities());
     int n = weights.length;
     OwnLoad load = new OwnLoad(n);
+    OutlierDetection outliers = new OutlierDetection(fleet);
     boolean equal = EnvoyWeights.allEqual(weights);
     IntToDoubleFunction dynamic =
         i -> weights[i] / Math.pow(load.liveRequests(i) + 1, ACTIVE_REQUEST_BIAS);
@@ -62,7 +81,8 @@ final class EnvoyWeighted {
 
       @Override
       public Route route(BenchRequest request) {
-        Route route = equal ? twoChoices(fleet, load, random) : listed(fleet, edf, dynamic);
+        Route route =
+            equal ? twoChoices(fleet, outliers, load, random) : next(fleet, outliers, edf, dynamic);
         if (route.outcome() == Route.Outcome.ROUTED) {
           load.assign(request, route.pod());
         }
@@ -70,35 +90,73 @@ final class EnvoyWeighted {
       }
 
       @Override
+      public void onFirstToken(BenchRequest request, int pod) {
+        outliers.success(pod);
+      }
+
+      @Override
       public void onFinish(BenchRequest request, int pod) {
         load.finish(request, pod);
+      }
+
+      @Override
+      public void onFailed(BenchRequest request, int pod) {
+        outliers.failure(pod);
+        load.finish(request, pod);
+      }
+
+      @Override
+      public void onRefused(BenchRequest request, int pod) {
+        load.finish(request, pod); // a 4xx: not an outlier
       }
     };
   }
 
   /**
-   * The next pod of {@code edf} among the ready endpoints: the schedule runs on past the hosts EDS
-   * has removed (each keeps its place and its share when it comes back); failed when none is ready.
+   * The pods Envoy balances over now, in order: those EDS lists as ready and outlier detection has
+   * not ejected; {@code null} when that is every pod.
    */
-  private static Route listed(FleetView fleet, EdfSchedule edf, IntToDoubleFunction weight) {
+  private static int[] hosts(FleetView fleet, OutlierDetection outliers) {
     int[] listed = fleet.endpointsIfSome();
-    if (listed != null && listed.length == 0) {
+    if (!outliers.anyEjected()) {
+      return listed;
+    }
+    int n = fleet.size();
+    int[] out = new int[n];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+      if (fleet.inEndpoints(i) && !outliers.ejected(i)) {
+        out[k++] = i;
+      }
+    }
+    return java.util.Arrays.copyOf(out, k);
+  }
+
+  /**
+   * The next pod of {@code edf} among {@link #hosts}: the schedule runs on past the others (each
+   * keeps its place and its share when it comes back); failed when there is none.
+   */
+  private static Route next(
+      FleetView fleet, OutlierDetection outliers, EdfSchedule edf, IntToDoubleFunction weight) {
+    int[] hosts = hosts(fleet, outliers);
+    if (hosts != null && hosts.length == 0) {
       return Route.failed();
     }
     int pod = edf.pick(weight);
-    while (listed != null && !fleet.inEndpoints(pod)) {
+    while (hosts != null && java.util.Arrays.binarySearch(hosts, pod) < 0) {
       pod = edf.pick(weight);
     }
     return Route.to(pod);
   }
 
   /**
-   * Envoy's P2C over the ready endpoints: {@code choice_count} pods drawn at random (with
-   * replacement, as Envoy draws them), the one with the fewest active requests, the first drawn on
-   * a tie; failed when none is ready.
+   * Envoy's P2C over {@link #hosts}: {@code choice_count} pods drawn at random (with replacement,
+   * as Envoy draws them), the one with the fewest active requests, the first drawn on a tie; failed
+   * when none is ready.
    */
-  static Route twoChoices(FleetView fleet, OwnLoad load, RandomGenerator random) {
-    int[] listed = fleet.endpointsIfSome();
+  static Route twoChoices(
+      FleetView fleet, OutlierDetection outliers, OwnLoad load, RandomGenerator random) {
+    int[] listed = hosts(fleet, outliers);
     int n = listed == null ? fleet.size() : listed.length;
     if (n == 0) {
       return Route.failed();

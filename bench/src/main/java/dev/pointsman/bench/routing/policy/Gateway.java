@@ -249,12 +249,27 @@ public final class Gateway implements RoutingPolicy {
    */
   @Override
   public void onFailed(BenchRequest request, int pod) {
+    ended(request, pod, false);
+  }
+
+  /** The pod answered the request with a client error at once (see {@link #onFailed}). */
+  @Override
+  public void onRefused(BenchRequest request, int pod) {
+    ended(request, pod, true);
+  }
+
+  private void ended(BenchRequest request, int pod, boolean refused) {
     advance();
     Integer stream = streamOf.remove(request.id());
     if (stream == null) {
       return;
     }
-    replicas.get(envoys.picker(stream)).onFailed(request, pod);
+    RoutingPolicy replica = replicas.get(envoys.picker(stream));
+    if (refused) {
+      replica.onRefused(request, pod);
+    } else {
+      replica.onFailed(request, pod);
+    }
     envoys.close(stream);
   }
 }

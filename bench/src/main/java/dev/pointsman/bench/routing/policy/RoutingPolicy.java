@@ -35,4 +35,12 @@ public interface RoutingPolicy {
   default void onFailed(BenchRequest request, int pod) {
     onFinish(request, pod);
   }
+
+  /**
+   * {@code pod} answered {@code request} with a client error at once (a 404 for an adapter it does
+   * not list): no result, but the pod is healthy. By default handled as a failure.
+   */
+  default void onRefused(BenchRequest request, int pod) {
+    onFailed(request, pod);
+  }
 }

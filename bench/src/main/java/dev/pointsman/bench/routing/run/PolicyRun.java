@@ -282,7 +282,7 @@ public final class PolicyRun {
     if (!views.get(0).serves(route.pod(), r)) {
       // the pod does not list the adapter: the server answers 404
       outcome[idx] = Route.Outcome.FAILED;
-      policy.onFailed(r, route.pod());
+      policy.onRefused(r, route.pod());
       return;
     }
     try {

@@ -1,0 +1,116 @@
+package dev.pointsman.bench.routing.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pointsman.bench.routing.scenario.TextMix;
+import dev.pointsman.bench.routing.workload.BenchRequest;
+import dev.pointsman.bench.routing.workload.ClientRequests;
+import dev.pointsman.sim.engine.EngineConfig;
+import dev.pointsman.sim.engine.EngineListener;
+import dev.pointsman.sim.engine.GpuProfiles;
+import dev.pointsman.sim.engine.Segment;
+import dev.pointsman.sim.engine.SimRequest;
+import dev.pointsman.sim.engine.VirtualCluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The weighted Envoy balancers eject a pod after five 5xx in a row, for 30 s times the number of
+ * its ejections, at most 10% of the pods (at least one) at once; a 4xx is not an outlier.
+ */
+class OutlierDetectionTest {
+  private final GpuProfiles gpus = GpuProfiles.builtIn();
+  private VirtualCluster cluster;
+
+  private FleetView fleet(int pods) {
+    List<EngineConfig> configs = new ArrayList<>();
+    for (int i = 0; i < pods; i++) {
+      configs.add(EngineConfig.of("p" + i, "base", gpus.get("A100-80")));
+    }
+    cluster = new VirtualCluster(configs, EngineListener.NONE);
+    return new FleetView(
+        configs, cluster, null, new ClientRequests("base", Set.of(), TextMix.defaults()), null);
+  }
+
+  private static BenchRequest request(long id) {
+    return new BenchRequest(
+        SimRequest.of(id, 0, List.of(new Segment(id, 100)), 10), "sharegpt", false);
+  }
+
+  /** Requests of {@code n} sent to {@code pod}, each answered (first token and end). */
+  private static int sentTo(RoutingPolicy p, int pod, int n, long firstId) {
+    int hits = 0;
+    for (int i = 0; i < n; i++) {
+      BenchRequest r = request(firstId + i);
+      Route route = p.route(r);
+      hits += route.pod() == pod ? 1 : 0;
+      p.onFirstToken(r, route.pod());
+      p.onFinish(r, route.pod());
+    }
+    return hits;
+  }
+
+  private static void fail(RoutingPolicy p, int pod, int times, long firstId) {
+    for (int i = 0; i < times; i++) {
+      p.onFailed(request(firstId + i), pod);
+    }
+  }
+
+  @Test
+  void fiveFailuresInARowEjectAPodForThirtySecondsThenLongerEachTime() {
+    for (String name : List.of("weighted-round-robin", "weighted-least-request")) {
+      RoutingPolicy p = Policies.create(name, fleet(4), new SplittableRandom(3));
+
+      fail(p, 0, 4, 100);
+      assertThat(sentTo(p, 0, 40, 1_000)).as(name + ": four are not enough").isPositive();
+      fail(p, 0, 5, 200);
+      assertThat(sentTo(p, 0, 40, 2_000)).as(name + ": ejected").isZero();
+
+      cluster.runUntil(29_000);
+      assertThat(sentTo(p, 0, 40, 3_000)).as(name + ": still ejected").isZero();
+      cluster.runUntil(30_001);
+      assertThat(sentTo(p, 0, 40, 4_000)).as(name + ": back").isPositive();
+
+      fail(p, 0, 5, 300);
+      cluster.runUntil(30_001 + 59_000);
+      assertThat(sentTo(p, 0, 40, 5_000)).as(name + ": second ejection, 60 s").isZero();
+      cluster.runUntil(30_001 + 60_001);
+      assertThat(sentTo(p, 0, 40, 6_000)).as(name + ": back again").isPositive();
+    }
+  }
+
+  @Test
+  void aSuccessEndsTheRunAndAClientErrorIsNoOutlier() {
+    RoutingPolicy p = Policies.create("weighted-round-robin", fleet(4), new SplittableRandom(3));
+
+    fail(p, 0, 4, 100);
+    p.onFirstToken(request(150), 0);
+    fail(p, 0, 4, 200);
+    for (int i = 0; i < 10; i++) {
+      p.onRefused(request(300 + i), 0);
+    }
+
+    assertThat(sentTo(p, 0, 40, 1_000)).isPositive();
+  }
+
+  @Test
+  void atMostOnePodInTenIsEjectedAtOnceAndAlwaysOne() {
+    RoutingPolicy small =
+        Policies.create("weighted-round-robin", fleet(4), new SplittableRandom(3));
+    fail(small, 0, 5, 100);
+    fail(small, 1, 5, 200);
+    assertThat(sentTo(small, 0, 40, 1_000)).as("the first is ejected").isZero();
+    assertThat(sentTo(small, 1, 40, 2_000)).as("the second is over the limit").isPositive();
+
+    RoutingPolicy large =
+        Policies.create("weighted-round-robin", fleet(20), new SplittableRandom(3));
+    for (int pod = 0; pod < 3; pod++) {
+      fail(large, pod, 5, 100L * (pod + 1));
+    }
+    assertThat(sentTo(large, 0, 200, 1_000) + sentTo(large, 1, 200, 2_000)).isZero();
+    assertThat(sentTo(large, 2, 200, 3_000)).as("10% of 20 is 2").isPositive();
+  }
+}
