@@ -12,7 +12,10 @@ import dev.pointsman.fleet.summary.SummaryPoller;
 import dev.pointsman.fleet.telemetry.FleetMetrics;
 import dev.pointsman.inference.request.ParserLimits;
 import dev.pointsman.inference.request.RequestParser;
+import dev.pointsman.picker.replication.ReplicationStatus;
+import dev.pointsman.picker.replication.Replicator;
 import dev.pointsman.picker.summary.HotPrefixes;
+import dev.pointsman.picker.telemetry.ReplicationMeters;
 import dev.pointsman.runtime.AdminServer;
 import dev.pointsman.runtime.GrpcServer;
 import dev.pointsman.runtime.Metrics;
@@ -39,6 +42,7 @@ public final class FleetApp implements AutoCloseable {
   private final List<Cluster> clusters = new ArrayList<>();
   private final GrpcServer grpc;
   private final AdminServer admin;
+  private final Replicator replicator;
 
   public FleetApp(FleetConfig config) {
     this.config = config;
@@ -76,6 +80,18 @@ public final class FleetApp implements AutoCloseable {
             () -> ThreadLocalRandom.current().nextDouble(),
             System::nanoTime,
             meters);
+    // the replicas share their budgets' use through the pickers' replication engine
+    this.replicator =
+        config.replication().enabled()
+            ? Replicator.forBudgets(
+                config.replication(),
+                Replicator.defaultMemberName(),
+                System::nanoTime,
+                handler.budgets())
+            : null;
+    if (replicator != null) {
+      ReplicationMeters.register(metrics.registry(), replicator);
+    }
     ExternalProcessorService service =
         new ExternalProcessorService(handler, parser, settings, meters, System::nanoTime);
     this.grpc =
@@ -85,12 +101,16 @@ public final class FleetApp implements AutoCloseable {
             List.of(ExternalProcessorService.SERVICE_NAME));
     this.admin =
         new AdminServer(config.admin().toServerConfig(), metrics.registry(), this::ready)
-            .register("/debug/clusters", this::clustersReport);
+            .register("/debug/clusters", this::clustersReport)
+            .register("/debug/replication", this::replicationReport);
   }
 
   public FleetApp start() {
     admin.start();
     grpc.start();
+    if (replicator != null) {
+      replicator.start();
+    }
     channels.start(executor, GrpcServer.TLS_RELOAD_PERIOD);
     pollers.forEach(p -> p.start(executor, config.summaries().intervalMillis()));
     executor.scheduleWithFixedDelay(
@@ -98,10 +118,39 @@ public final class FleetApp implements AutoCloseable {
     return this;
   }
 
-  /** Ready while some cluster may take traffic. */
+  /**
+   * Ready while some cluster may take traffic, and, with replication, once joining is over (a
+   * replica that joins late has the budgets' balances by then).
+   */
   public boolean ready() {
     long now = System.nanoTime();
-    return clusters.stream().anyMatch(c -> c.health().share(now) > 0);
+    return (replicator == null || replicator.settled())
+        && clusters.stream().anyMatch(c -> c.health().share(now) > 0);
+  }
+
+  /** How the replicas share the budgets: off, or the replication state and counters. */
+  public Map<String, Object> replicationReport() {
+    Map<String, Object> out = new LinkedHashMap<>();
+    if (replicator == null) {
+      out.put("state", ReplicationStatus.OFF.state());
+      return out;
+    }
+    ReplicationStatus s = replicator.status();
+    out.put("state", s.state());
+    out.put("members", s.members());
+    out.put("cold", s.cold());
+    out.put("error", s.error());
+    out.put("budgetsShared", replicator.budgetsShared());
+    out.put("budgetReportsSent", replicator.stats().budgetReports());
+    out.put("budgetsFellBackToLocal", replicator.stats().budgetsLocal());
+    return out;
+  }
+
+  /**
+   * Whether the replicas' budgets are enforced together now (false alone or without replication).
+   */
+  public boolean budgetsShared() {
+    return replicator != null && replicator.budgetsShared();
   }
 
   /** Each cluster's state and share now, and its latest summary's sequence. */
@@ -170,6 +219,9 @@ public final class FleetApp implements AutoCloseable {
   @Override
   public void close() {
     grpc.close();
+    if (replicator != null) {
+      replicator.close();
+    }
     pollers.forEach(SummaryPoller::close);
     channels.close();
     executor.shutdownNow();

@@ -43,12 +43,23 @@ public final class FleetCommand implements Callable<Integer> {
               + " to trust (default .pointsman/fleet.pem with grpc.tls: self-signed).")
   Path certificateOut;
 
+  @Option(
+      names = "--replication-bind",
+      paramLabel = "ADDR",
+      description =
+          "Overrides replication.bindAddress, the address the fleet replicas' cluster transport"
+              + " binds and advertises (the Helm chart passes the pod's IP).")
+  String replicationBind;
+
   @Override
   public Integer call() throws InterruptedException {
     FleetApp app;
     FleetConfig c;
     try {
       c = FleetConfig.load(config);
+      if (replicationBind != null) {
+        c = c.withReplicationBind(replicationBind);
+      }
       app = new FleetApp(c);
     } catch (IllegalArgumentException | UncheckedIOException e) {
       System.err.println("pointsman fleet: " + e.getMessage());

@@ -6,6 +6,7 @@ import dev.pointsman.config.GrpcSection;
 import dev.pointsman.config.Yaml;
 import dev.pointsman.extproc.ExtProcSettings;
 import dev.pointsman.picker.config.FlowControlSection;
+import dev.pointsman.picker.config.ReplicationSection;
 import dev.pointsman.picker.extproc.FlowHeaders;
 import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.routing.Objectives;
@@ -47,6 +48,9 @@ import java.util.function.LongSupplier;
  *     none (clusters are then chosen on time to first token alone)
  * @param tpotSloHeader the request header stating a request's own TPOT objective in milliseconds
  *     (default {@code x-slo-tpot-ms}, as the picker's)
+ * @param replication how the fleet tier's replicas share the budgets' use: the picker's {@code
+ *     replication} section (an embedded JGroups cluster), with a cluster name of its own; off by
+ *     default (each replica then enforces its own admissions)
  */
 public record FleetConfig(
     GrpcSection grpc,
@@ -65,7 +69,8 @@ public record FleetConfig(
     String fairnessHeader,
     List<FlowControlSection.BudgetEntry> budgets,
     Integer sloTpotMillis,
-    String tpotSloHeader) {
+    String tpotSloHeader,
+    ReplicationSection replication) {
 
   public FleetConfig {
     grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
@@ -109,7 +114,17 @@ public record FleetConfig(
           "sloTpotMillis: " + sloTpotMillis + " (expected 1..60000, or leave it out)");
     }
     tpotSloHeader = header("tpotSloHeader", tpotSloHeader, "x-slo-tpot-ms");
+    replication = replication == null ? ReplicationSection.DEFAULTS : replication;
+    if (replication.enabled() && replication.cluster().equals(PICKER_CLUSTER)) {
+      throw new IllegalArgumentException(
+          "replication.cluster: '"
+              + PICKER_CLUSTER
+              + "' is the pickers' (expected the fleet tier's own, e.g. pointsman-fleet)");
+    }
   }
+
+  /** The pickers' default replication cluster name, which the fleet tier must not join. */
+  private static final String PICKER_CLUSTER = ReplicationSection.DEFAULTS.cluster();
 
   private static void checkClusters(List<ClusterConfig> clusters, List<String> regions) {
     if (clusters.isEmpty()) {
@@ -158,6 +173,29 @@ public record FleetConfig(
   /** The ext_proc settings in force. */
   public ExtProcSettings extProcSettings() {
     return extProc.toSettings(ExtProcSettings.DEFAULTS);
+  }
+
+  /** This config with {@code replication.bindAddress} set to {@code address}. */
+  public FleetConfig withReplicationBind(String address) {
+    return new FleetConfig(
+        grpc,
+        admin,
+        extProc,
+        regions,
+        regionHeader,
+        defaultRegion,
+        sloTtftMillis,
+        sloHeader,
+        spillAt,
+        objectives,
+        summaries,
+        failover,
+        clusters,
+        fairnessHeader,
+        budgets,
+        sloTpotMillis,
+        tpotSloHeader,
+        replication.withBindAddress(address));
   }
 
   /** The tenants' budgets, on the given clock. */

@@ -69,6 +69,11 @@ public final class FleetHandler implements ExtProcHandler {
     this.budgets = config.tokenBudgets(nanoClock);
   }
 
+  /** The tenants' budgets this handler enforces: what the fleet tier's replicas share. */
+  public TokenBudgets budgets() {
+    return budgets;
+  }
+
   @Override
   public Verdict decide(RequestHead head, ParsedRequest body) {
     double slo;

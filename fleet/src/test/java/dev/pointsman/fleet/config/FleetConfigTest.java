@@ -37,6 +37,32 @@ class FleetConfigTest {
   }
 
   @Test
+  void replicationIsOffByDefaultAndMayNotJoinThePickersCluster() {
+    FleetConfig plain = FleetConfig.parse("regions: [us, eu]\n" + SUMMARIES + CLUSTER);
+    assertThat(plain.replication().enabled()).isFalse();
+
+    FleetConfig shared =
+        FleetConfig.parse(
+            "regions: [us, eu]\n"
+                + SUMMARIES
+                + CLUSTER
+                + "replication: {enabled: true, cluster: pointsman-fleet, expectedMembers: 2,"
+                + " discovery: {dnsQuery: fleet-headless.ns.svc}}\n");
+    assertThat(shared.replication().cluster()).isEqualTo("pointsman-fleet");
+    assertThat(shared.withReplicationBind("10.1.2.3").replication().bindAddress())
+        .isEqualTo("10.1.2.3");
+
+    assertThatThrownBy(
+            () ->
+                FleetConfig.parse(
+                    "regions: [us, eu]\n"
+                        + SUMMARIES
+                        + CLUSTER
+                        + "replication: {enabled: true, discovery: {members: [10.0.0.1:7800]}}\n"))
+        .hasMessageContaining("replication.cluster: 'pointsman-picker' is the pickers'");
+  }
+
+  @Test
   void aRegionWithoutARoundTripIsAnErrorNamingTheCluster() {
     assertThatThrownBy(() -> FleetConfig.parse("regions: [us, ap]\n" + SUMMARIES + CLUSTER))
         .hasMessageContaining("clusters[0].rttMillis: no 'ap'");

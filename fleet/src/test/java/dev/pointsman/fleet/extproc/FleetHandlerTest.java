@@ -16,10 +16,15 @@ import dev.pointsman.fleet.telemetry.FleetMetrics;
 import dev.pointsman.inference.error.RequestRejectedException;
 import dev.pointsman.inference.request.ApiKind;
 import dev.pointsman.inference.request.ParsedRequest;
+import dev.pointsman.picker.config.ReplicationSection;
+import dev.pointsman.picker.replication.Replicator;
 import dev.pointsman.picker.summary.ClusterSummary;
 import dev.pointsman.picker.summary.HotPrefixes;
 import dev.pointsman.picker.summary.PoolSummary;
+import dev.pointsman.testing.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -269,6 +274,95 @@ class FleetHandlerTest {
     assertThatThrownBy(() -> handler.modelJson("gpt-9"))
         .isInstanceOfSatisfying(
             RequestRejectedException.class, e -> assertThat(e.error().httpStatus()).isEqualTo(404));
+  }
+
+  private static int freePort() throws java.io.IOException {
+    try (java.net.ServerSocket s =
+        new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Test
+  void twoFleetReplicasSharingTheirBudgetsAdmitAboutOneBudgetInAll() throws Exception {
+    int[] ports = {freePort(), freePort()};
+    List<String> members = List.of("127.0.0.1:" + ports[0], "127.0.0.1:" + ports[1]);
+    FleetConfig budgeted =
+        FleetConfig.parse(
+            """
+            regions: [us, eu]
+            summaries: {certChain: f.crt, privateKey: f.key, caFile: ca.pem}
+            budgets: [{fairnessId: acme, requestsPerMinute: 20}]
+            clusters:
+              - {name: spot, gateway: "10.0.0.1:8443", summary: "s:1", tier: spot,
+                 pricePerGpuHour: 1, rttMillis: {us: 10, eu: 2000}}
+              - {name: od, gateway: "10.0.0.2:8443", summary: "o:1", tier: on-demand,
+                 pricePerGpuHour: 4, rttMillis: {us: 50, eu: 10}}
+            """);
+    List<FleetHandler> handlers = new ArrayList<>();
+    List<Replicator> replicators = new ArrayList<>();
+    try {
+      for (int i = 0; i < 2; i++) {
+        FleetHandler h =
+            new FleetHandler(
+                budgeted,
+                clusters,
+                () -> 0.5,
+                now::get, // the summaries' clock; it stands still, so budgets do not refill
+                new FleetMetrics(new SimpleMeterRegistry(), clusters, now::get));
+        ReplicationSection section =
+            new ReplicationSection(
+                true,
+                "fleet-test-" + ports[0],
+                new ReplicationSection.Discovery(null, members),
+                "127.0.0.1",
+                ports[i],
+                5,
+                null,
+                null,
+                60_000,
+                5_000,
+                1_000,
+                1_000,
+                2,
+                null);
+        handlers.add(h);
+        replicators.add(
+            Replicator.forBudgets(section, "fleet-" + i, System::nanoTime, h.budgets()).start());
+      }
+      Await.until(
+          "both replicas count each other's budget use",
+          Duration.ofSeconds(60),
+          () -> replicators.stream().allMatch(Replicator::budgetsShared));
+
+      Map<String, String> acme = Map.of("x-gateway-inference-fairness-id", "acme");
+      int admitted = 0;
+      for (int round = 0; round < 10; round++) {
+        for (FleetHandler h : handlers) {
+          for (int k = 0; k < 2; k++) {
+            if (h.decide(head(acme, null), body("hello")) instanceof Verdict.Forward) {
+              admitted++;
+            }
+          }
+        }
+        long total = admitted;
+        Await.until(
+            "both see " + total + " requests of acme",
+            Duration.ofSeconds(60),
+            () ->
+                handlers.stream()
+                    .allMatch(
+                        h ->
+                            h.budgets().remainingRequests("acme", "llama")
+                                == Math.max(0, 20 - total)));
+      }
+
+      // alone each replica would admit its own 20 (40 in all); shared, one budget, plus at most
+      // what the other admitted in the round before it saw this one's
+      assertThat(admitted).isBetween(20, 22);
+    } finally {
+      replicators.forEach(Replicator::close);
+    }
   }
 
   @Test

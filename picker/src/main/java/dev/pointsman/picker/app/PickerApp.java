@@ -174,7 +174,11 @@ public final class PickerApp implements AutoCloseable {
     this.replicator =
         config.replication().enabled()
             ? new Replicator(
-                config.replication(), memberName(), scheduler, System::nanoTime, budgets)
+                config.replication(),
+                Replicator.defaultMemberName(),
+                scheduler,
+                System::nanoTime,
+                budgets)
             : null;
     Gauge.builder("pointsman.latency.model.mape", latencyModel, LatencyModel::mape)
         .description("Mean absolute percentage error of the learned TTFT predictions, recent")
@@ -403,21 +407,6 @@ public final class PickerApp implements AutoCloseable {
 
   private Object shadowReport() {
     return shadow == null ? java.util.Map.of("enabled", false) : shadow.report();
-  }
-
-  /** This replica's name among its peers: the pod's name, else the host's and the process id. */
-  private static String memberName() {
-    String pod = System.getenv("POD_NAME");
-    if (pod != null && !pod.isBlank()) {
-      return pod;
-    }
-    String host;
-    try {
-      host = java.net.InetAddress.getLocalHost().getHostName();
-    } catch (java.net.UnknownHostException e) {
-      host = "picker";
-    }
-    return host + "-" + ProcessHandle.current().pid();
   }
 
   public int grpcPort() {

@@ -4,8 +4,11 @@ import dev.pointsman.picker.config.ReplicationSection;
 import dev.pointsman.picker.flowcontrol.BudgetUse;
 import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.replication.WireFormat.WireException;
+import dev.pointsman.picker.scheduling.InFlightTracker;
 import dev.pointsman.picker.scheduling.Learning;
 import dev.pointsman.picker.scheduling.Scheduler;
+import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -100,6 +103,36 @@ public final class Replicator implements Receiver, AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+  }
+
+  /**
+   * A member that shares tenant budgets only (the fleet tier's replicas): it routes on no pods, so
+   * its scheduler stays empty and it sends no facts or in-flight work, only its budget use, which
+   * it folds in from its peers as a picker replica does; the join snapshot carries the balances.
+   */
+  public static Replicator forBudgets(
+      ReplicationSection cfg, String name, LongSupplier nanoClock, TokenBudgets budgets) {
+    Scheduler none =
+        new Scheduler(new PrefixIndex(1), new InFlightTracker(), PrefixHasher.DEFAULT, nanoClock);
+    return new Replicator(cfg, name, none, nanoClock, budgets);
+  }
+
+  /**
+   * This replica's name among its peers: the pod's ({@code POD_NAME}, which the chart sets), else
+   * the host's and the process id.
+   */
+  public static String defaultMemberName() {
+    String pod = System.getenv("POD_NAME");
+    if (pod != null && !pod.isBlank()) {
+      return pod;
+    }
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      host = "replica";
+    }
+    return host + "-" + ProcessHandle.current().pid();
   }
 
   /** Joins the cluster in the background and starts sending batches. */
