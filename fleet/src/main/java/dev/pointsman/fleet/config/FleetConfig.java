@@ -5,6 +5,7 @@ import dev.pointsman.config.ExtProcSection;
 import dev.pointsman.config.GrpcSection;
 import dev.pointsman.config.Yaml;
 import dev.pointsman.extproc.ExtProcSettings;
+import dev.pointsman.fleet.choice.Chooser;
 import dev.pointsman.picker.config.FlowControlSection;
 import dev.pointsman.picker.extproc.FlowHeaders;
 import dev.pointsman.picker.flowcontrol.TokenBudgets;
@@ -47,6 +48,9 @@ import java.util.function.LongSupplier;
  *     none (clusters are then chosen on time to first token alone)
  * @param tpotSloHeader the request header stating a request's own TPOT objective in milliseconds
  *     (default {@code x-slo-tpot-ms}, as the picker's)
+ * @param fallbacks how many further clusters each placed request names, best first, for the data
+ *     plane to resend it to when the chosen cluster's gateway refuses it before it started (default
+ *     1; 0 for none, at most {@value Chooser#MAX_FALLBACKS})
  */
 public record FleetConfig(
     GrpcSection grpc,
@@ -65,7 +69,8 @@ public record FleetConfig(
     String fairnessHeader,
     List<FlowControlSection.BudgetEntry> budgets,
     Integer sloTpotMillis,
-    String tpotSloHeader) {
+    String tpotSloHeader,
+    Integer fallbacks) {
 
   public FleetConfig {
     grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
@@ -109,6 +114,11 @@ public record FleetConfig(
           "sloTpotMillis: " + sloTpotMillis + " (expected 1..60000, or leave it out)");
     }
     tpotSloHeader = header("tpotSloHeader", tpotSloHeader, "x-slo-tpot-ms");
+    fallbacks = fallbacks == null ? 1 : fallbacks;
+    if (fallbacks < 0 || fallbacks > Chooser.MAX_FALLBACKS) {
+      throw new IllegalArgumentException(
+          "fallbacks: " + fallbacks + " (expected 0.." + Chooser.MAX_FALLBACKS + ")");
+    }
   }
 
   private static void checkClusters(List<ClusterConfig> clusters, List<String> regions) {
