@@ -194,6 +194,79 @@ class FleetIT {
   }
 
   @Test
+  void aClusterGatewayThatDiesAbruptlyLosesNoRequestSentAfterwards() throws Exception {
+    AtomicBoolean running = new AtomicBoolean(true);
+    AtomicBoolean killed = new AtomicBoolean();
+    ConcurrentLinkedQueue<Answer> before = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<Answer> after = new ConcurrentLinkedQueue<>();
+    ExecutorService load = Executors.newFixedThreadPool(3);
+    List<Future<?>> loops = new ArrayList<>();
+    for (int t = 0; t < 3; t++) {
+      int thread = t;
+      loops.add(
+          load.submit(
+              () -> {
+                for (int i = 0; running.get(); i++) {
+                  boolean sentAfterKill = killed.get();
+                  Answer a = sendOrFailure("us", "load " + thread + " " + i);
+                  (sentAfterKill ? after : before).add(a);
+                }
+                return null;
+              }));
+    }
+    // enough successes in east's error window that the few requests cut below cannot drain it
+    Await.until(
+        "requests flow to east",
+        () -> before.stream().filter(a -> "east".equals(a.cluster())).count() >= 20);
+
+    // east's gateway dies: its connections are cut, new ones refused; its picker still publishes,
+    // so only the refusals the fleet hears of (the front's retries onto west) drain east
+    east.killGateway();
+    killed.set(true);
+    Await.until(
+        "the fleet drained east on its refusals, with requests sent after the kill",
+        Duration.ofSeconds(15),
+        () -> fleet.share("east") == 0 && after.size() >= 10);
+    running.set(false);
+    for (Future<?> f : loops) {
+      f.get(30, TimeUnit.SECONDS);
+    }
+    load.shutdown();
+
+    // requests in flight on east when it died may fail, at most one per client loop
+    assertThat(before.stream().filter(a -> a.status() != 200).count()).isLessThanOrEqualTo(3);
+    // none sent afterwards is lost: the ones the fleet still sent to east were refused there
+    // before any byte reached it and resent to west, the fallback the fleet named
+    assertThat(after)
+        .allSatisfy(
+            a -> {
+              assertThat(a.status()).isEqualTo(200);
+              assertThat(a.cluster()).isEqualTo("west");
+            });
+    assertThat(frontRetries()).isPositive();
+  }
+
+  private double frontRetries() {
+    var c =
+        front
+            .metrics()
+            .registry()
+            .find("pointsman_gateway_upstream_retries")
+            .tag("reason", "connect")
+            .counter();
+    return c == null ? 0 : c.count();
+  }
+
+  /** {@link #send}, or status -1 when the exchange failed below HTTP (a cut connection). */
+  private Answer sendOrFailure(String region, String text) throws Exception {
+    try {
+      return send(region, text);
+    } catch (java.io.IOException e) {
+      return new Answer(-1, null, null);
+    }
+  }
+
+  @Test
   void aClusterThatDiesIsDrainedWithinSecondsAndTheOtherTakesOver() throws Exception {
     assertThat(send("us", "before").cluster()).isEqualTo("east");
 
