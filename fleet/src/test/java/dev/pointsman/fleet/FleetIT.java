@@ -149,19 +149,7 @@ class FleetIT {
     AtomicBoolean running = new AtomicBoolean(true);
     ConcurrentLinkedQueue<Answer> during = new ConcurrentLinkedQueue<>();
     ExecutorService load = Executors.newFixedThreadPool(3);
-    List<Future<?>> loops = new ArrayList<>();
-    for (int t = 0; t < 3; t++) {
-      int thread = t;
-      loops.add(
-          load.submit(
-              () -> {
-                int i = 0;
-                while (running.get()) {
-                  during.add(send("us", "load " + thread + " " + i++));
-                }
-                return null;
-              }));
-    }
+    List<Future<?>> loops = threeLoops(load, running, text -> during.add(send("us", text)));
     Await.until(
         "requests flow to east", () -> during.stream().anyMatch(a -> "east".equals(a.cluster())));
 
@@ -200,20 +188,15 @@ class FleetIT {
     ConcurrentLinkedQueue<Answer> before = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<Answer> after = new ConcurrentLinkedQueue<>();
     ExecutorService load = Executors.newFixedThreadPool(3);
-    List<Future<?>> loops = new ArrayList<>();
-    for (int t = 0; t < 3; t++) {
-      int thread = t;
-      loops.add(
-          load.submit(
-              () -> {
-                for (int i = 0; running.get(); i++) {
-                  boolean sentAfterKill = killed.get();
-                  Answer a = sendOrFailure("us", "load " + thread + " " + i);
-                  (sentAfterKill ? after : before).add(a);
-                }
-                return null;
-              }));
-    }
+    List<Future<?>> loops =
+        threeLoops(
+            load,
+            running,
+            text -> {
+              boolean sentAfterKill = killed.get();
+              Answer a = sendOrFailure("us", text);
+              (sentAfterKill ? after : before).add(a);
+            });
     // enough successes in east's error window that the few requests cut below cannot drain it
     Await.until(
         "requests flow to east",
@@ -244,6 +227,30 @@ class FleetIT {
               assertThat(a.cluster()).isEqualTo("west");
             });
     assertThat(frontRetries()).isPositive();
+  }
+
+  /** One client request of a load loop, given its text. */
+  @FunctionalInterface
+  private interface Sender {
+    void send(String text) throws Exception;
+  }
+
+  /** Three client loops on {@code load}, each sending until {@code running} turns false. */
+  private static List<Future<?>> threeLoops(
+      ExecutorService load, AtomicBoolean running, Sender sender) {
+    List<Future<?>> loops = new ArrayList<>();
+    for (int t = 0; t < 3; t++) {
+      int thread = t;
+      loops.add(
+          load.submit(
+              () -> {
+                for (int i = 0; running.get(); i++) {
+                  sender.send("load " + thread + " " + i);
+                }
+                return null;
+              }));
+    }
+    return loops;
   }
 
   private double frontRetries() {
