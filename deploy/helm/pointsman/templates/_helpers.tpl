@@ -436,4 +436,10 @@ app.kubernetes.io/component: fleet
                                   typed_config:
                                     "@type": type.googleapis.com/envoy.extensions.retry.host.previous_hosts.v3.PreviousHostsPredicate
                               host_selection_retry_max_attempts: 3
+                          # The gateway that answered, for the fleet tier (its ext_proc reads it on
+                          # the response and counts a fallback's answer as a refusal by the chosen
+                          # cluster); the header-mutation filter removes it before the client.
+                          response_headers_to_add:
+                            - header: { key: x-gateway-destination-endpoint-served, value: "%UPSTREAM_REMOTE_ADDRESS%" }
+                              append_action: OVERWRITE_IF_EXISTS_OR_ADD
 {{ end }}

@@ -125,6 +125,14 @@ class FleetEnvoyChartTest {
     assertThat(route.getMatch().getHeadersList())
         .anySatisfy(h -> assertThat(h.getName()).isEqualTo(FleetHandler.ROUTE_HEADER));
     assertThat(route.getRoute().getTimeout().getSeconds()).isZero();
+    // the gateway that answered reaches the fleet tier's ext_proc, which counts refusals by it
+    assertThat(route.getResponseHeadersToAddList())
+        .singleElement()
+        .satisfies(
+            h -> {
+              assertThat(h.getHeader().getKey()).isEqualTo("x-gateway-destination-endpoint-served");
+              assertThat(h.getHeader().getValue()).isEqualTo("%UPSTREAM_REMOTE_ADDRESS%");
+            });
     RetryPolicy retry = route.getRoute().getRetryPolicy();
     assertThat(Set.of(retry.getRetryOn().split(",")))
         .containsExactlyInAnyOrder("connect-failure", "refused-stream", "reset-before-request");
