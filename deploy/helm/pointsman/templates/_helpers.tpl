@@ -327,3 +327,119 @@ app.kubernetes.io/component: fleet
 {{- define "pointsman.picker.summaryService" -}}
 {{- printf "%s-picker-summary" (include "pointsman.fullname" .) }}
 {{- end }}
+
+{{- /*
+  The fleet Envoy's cluster for one member cluster's gateway (dict name, host, port): over the
+  same TLS and protocol options as cluster-gateways in files/envoy-fleet/envoy.yaml (a test
+  compares them).
+*/}}
+{{- define "pointsman.fleet.envoyMember" }}
+    - name: {{ .name | quote }}
+      type: STRICT_DNS
+      dns_lookup_family: V4_PREFERRED
+      connect_timeout: 2s
+      load_assignment:
+        cluster_name: {{ .name | quote }}
+        endpoints:
+          - lb_endpoints:
+              - endpoint:
+                  address:
+                    socket_address: { address: {{ .host | quote }}, port_value: {{ .port }} }
+      typed_extension_protocol_options:
+        envoy.extensions.upstreams.http.v3.HttpProtocolOptions:
+          "@type": type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions
+          common_http_protocol_options:
+            idle_timeout: 300s
+          auto_config:
+            http_protocol_options: {}
+            http2_protocol_options:
+              max_concurrent_streams: 1024
+      transport_socket:
+        name: envoy.transport_sockets.tls
+        typed_config:
+          "@type": type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext
+          sni: gateway.fleet.pointsman.internal
+          common_tls_context:
+            tls_params:
+              tls_minimum_protocol_version: TLSv1_2
+            alpn_protocols: [h2, http/1.1]
+            validation_context:
+              trusted_ca: { filename: /etc/envoy/clusters-ca/ca.crt }
+              match_typed_subject_alt_names:
+                - san_type: DNS
+                  matcher: { exact: gateway.fleet.pointsman.internal }
+{{- include "pointsman.fleet.envoyBreakers" . }}
+{{- end }}
+
+{{- /* The fleet Envoy's aggregate cluster for one route key (a list: primary, fallbacks...). */}}
+{{- define "pointsman.fleet.envoyAggregate" }}
+    - name: {{ join "+" . | quote }}
+      connect_timeout: 2s
+      lb_policy: CLUSTER_PROVIDED
+      cluster_type:
+        name: envoy.clusters.aggregate
+        typed_config:
+          "@type": type.googleapis.com/envoy.extensions.clusters.aggregate.v3.ClusterConfig
+          clusters: [{{ range $i, $n := . }}{{ if $i }}, {{ end }}{{ $n | quote }}{{ end }}]
+{{- include "pointsman.fleet.envoyBreakers" . }}
+{{- end }}
+
+{{- /*
+  Circuit breakers of the generated clusters: as cluster-gateways', with room for the retries of a
+  lost cluster's requests (each retry of an attempt that never started is one).
+*/}}
+{{- define "pointsman.fleet.envoyBreakers" }}
+      circuit_breakers:
+        thresholds:
+{{- range $p := list "DEFAULT" "HIGH" }}
+          - priority: {{ $p }}
+            max_connections: 100000
+            max_pending_requests: 100000
+            max_requests: 100000
+            max_retries: 10000
+{{- end }}
+{{- end }}
+
+{{- /*
+  The fleet Envoy's route to the cluster the fleet named in x-pointsman-fleet-route, retrying (up to
+  the given number of fallbacks) only what never reached a cluster, each retry on the next cluster.
+*/}}
+{{- define "pointsman.fleet.envoyRoute" }}
+                        # Rendered by the chart: the chosen cluster and its fallbacks, by the route
+                        # key the fleet tier returned (an aggregate cluster of them, in order). A
+                        # request is resent to the next one only when it never reached the chosen
+                        # one's gateway: the connection failed or was refused, the stream was
+                        # refused, or it was reset before any request byte was sent. Never after
+                        # the upstream started answering: generation requests are not idempotent.
+                        - name: chosen-cluster-with-fallbacks
+                          match:
+                            safe_regex: { regex: "/v1/(chat/completions|completions|embeddings|responses)" }
+                            headers:
+                              - name: ":method"
+                                string_match: { exact: POST }
+                              - name: x-pointsman-fleet-route
+                                present_match: true
+                          route:
+                            cluster_header: x-pointsman-fleet-route
+                            timeout: 0s
+                            idle_timeout: 600s
+                            retry_policy:
+                              retry_on: connect-failure,refused-stream,reset-before-request
+                              num_retries: {{ . }}
+                              retry_priority:
+                                name: envoy.retry_priorities.previous_priorities
+                                typed_config:
+                                  "@type": type.googleapis.com/envoy.extensions.retry.priority.previous_priorities.v3.PreviousPrioritiesConfig
+                                  update_frequency: 1
+                              retry_host_predicate:
+                                - name: envoy.retry_host_predicates.previous_hosts
+                                  typed_config:
+                                    "@type": type.googleapis.com/envoy.extensions.retry.host.previous_hosts.v3.PreviousHostsPredicate
+                              host_selection_retry_max_attempts: 3
+                          # The gateway that answered, for the fleet tier (its ext_proc reads it on
+                          # the response and counts a fallback's answer as a refusal by the chosen
+                          # cluster); the header-mutation filter removes it before the client.
+                          response_headers_to_add:
+                            - header: { key: x-gateway-destination-endpoint-served, value: "%UPSTREAM_REMOTE_ADDRESS%" }
+                              append_action: OVERWRITE_IF_EXISTS_OR_ADD
+{{ end }}

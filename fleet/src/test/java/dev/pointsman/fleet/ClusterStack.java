@@ -30,6 +30,7 @@ final class ClusterStack implements AutoCloseable {
   private final int summaryPort;
   private volatile PickerApp picker;
   private boolean pickerClosed;
+  private boolean gatewayClosed;
 
   private ClusterStack(
       String name, Fleet pods, PickerApp picker, LocalGateway gateway, String yaml) {
@@ -128,6 +129,15 @@ final class ClusterStack implements AutoCloseable {
     picker.close();
   }
 
+  /**
+   * The cluster's gateway stops at once (its listener and every connection closed): requests in
+   * flight there are cut, new connections are refused. Its picker keeps publishing.
+   */
+  void killGateway() {
+    gatewayClosed = true;
+    gateway.close();
+  }
+
   /** The picker shuts down as on SIGTERM, its grace period waited by {@code pause}. */
   void drainPicker(dev.pointsman.runtime.GrpcServer.Pause pause) {
     pickerClosed = true;
@@ -136,7 +146,9 @@ final class ClusterStack implements AutoCloseable {
 
   @Override
   public void close() {
-    gateway.close();
+    if (!gatewayClosed) {
+      gateway.close();
+    }
     if (!pickerClosed) {
       picker.close();
     }

@@ -26,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -149,19 +150,7 @@ class FleetIT {
     AtomicBoolean running = new AtomicBoolean(true);
     ConcurrentLinkedQueue<Answer> during = new ConcurrentLinkedQueue<>();
     ExecutorService load = Executors.newFixedThreadPool(3);
-    List<Future<?>> loops = new ArrayList<>();
-    for (int t = 0; t < 3; t++) {
-      int thread = t;
-      loops.add(
-          load.submit(
-              () -> {
-                int i = 0;
-                while (running.get()) {
-                  during.add(send("us", "load " + thread + " " + i++));
-                }
-                return null;
-              }));
-    }
+    List<Future<?>> loops = threeLoops(load, running, text -> during.add(send("us", text)));
     Await.until(
         "requests flow to east", () -> during.stream().anyMatch(a -> "east".equals(a.cluster())));
 
@@ -191,6 +180,104 @@ class FleetIT {
               assertThat(a.status()).isEqualTo(200);
               assertThat(a.cluster()).isEqualTo("west");
             });
+  }
+
+  @Test
+  void aClusterGatewayThatDiesAbruptlyLosesNoRequestSentAfterwards() throws Exception {
+    AtomicBoolean running = new AtomicBoolean(true);
+    // 0: before the gateway started dying, 1: while it was closing, 2: once it was gone
+    AtomicInteger phase = new AtomicInteger();
+    ConcurrentLinkedQueue<Answer> before = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<Answer> after = new ConcurrentLinkedQueue<>();
+    ExecutorService load = Executors.newFixedThreadPool(3);
+    List<Future<?>> loops =
+        threeLoops(
+            load,
+            running,
+            text -> {
+              int sentIn = phase.get();
+              Answer a = sendOrFailure("us", text);
+              if (sentIn != 1) { // sent while east was closing: may fail, not judged
+                (sentIn == 0 ? before : after).add(a);
+              }
+            });
+    // enough successes in east's error window that the few requests cut below cannot drain it
+    Await.until(
+        "requests flow to east",
+        () -> before.stream().filter(a -> "east".equals(a.cluster())).count() >= 20);
+
+    // east's gateway dies: its connections are cut, new ones refused; its picker still publishes,
+    // so only the refusals the fleet hears of (the front's retries onto west) drain east
+    phase.set(1);
+    east.killGateway();
+    phase.set(2);
+    Await.until(
+        "the fleet drained east on its refusals, with requests sent after the kill",
+        Duration.ofSeconds(15),
+        () -> fleet.share("east") == 0 && after.size() >= 10);
+    running.set(false);
+    for (Future<?> f : loops) {
+      f.get(30, TimeUnit.SECONDS);
+    }
+    load.shutdown();
+
+    // requests in flight on east when it started dying may fail, at most one per client loop
+    // (those sent while it was closing may fail too: its picker channel closes before its
+    // connections, which can still take a request)
+    assertThat(before.stream().filter(a -> a.status() != 200).count()).isLessThanOrEqualTo(3);
+    // none sent afterwards is lost: the ones the fleet still sent to east were refused there
+    // before any byte reached it and resent to west, the fallback the fleet named
+    assertThat(after)
+        .allSatisfy(
+            a -> {
+              assertThat(a.status()).isEqualTo(200);
+              assertThat(a.cluster()).isEqualTo("west");
+            });
+    assertThat(frontRetries()).isPositive();
+  }
+
+  /** One client request of a load loop, given its text. */
+  @FunctionalInterface
+  private interface Sender {
+    void send(String text) throws Exception;
+  }
+
+  /** Three client loops on {@code load}, each sending until {@code running} turns false. */
+  private static List<Future<?>> threeLoops(
+      ExecutorService load, AtomicBoolean running, Sender sender) {
+    List<Future<?>> loops = new ArrayList<>();
+    for (int t = 0; t < 3; t++) {
+      int thread = t;
+      loops.add(
+          load.submit(
+              () -> {
+                for (int i = 0; running.get(); i++) {
+                  sender.send("load " + thread + " " + i);
+                }
+                return null;
+              }));
+    }
+    return loops;
+  }
+
+  private double frontRetries() {
+    var c =
+        front
+            .metrics()
+            .registry()
+            .find("pointsman_gateway_upstream_retries")
+            .tag("reason", "connect")
+            .counter();
+    return c == null ? 0 : c.count();
+  }
+
+  /** {@link #send}, or status -1 when the exchange failed below HTTP (a cut connection). */
+  private Answer sendOrFailure(String region, String text) throws Exception {
+    try {
+      return send(region, text);
+    } catch (java.io.IOException e) {
+      return new Answer(-1, null, null);
+    }
   }
 
   @Test

@@ -133,21 +133,24 @@ class FailureModeIT {
   }
 
   private static PickerSection deadPicker() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    return PickerSection.plaintext("127.0.0.1:" + port);
+    return PickerSection.plaintext(refusing());
   }
 
-  private static LocalGateway gateway(PickerSection picker, UnaryOperator<GatewayConfig> tweak) {
+  /** A loopback {@code ip:port} nothing listens on: connections to it are refused. */
+  static String refusing() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return "127.0.0.1:" + s.getLocalPort();
+    }
+  }
+
+  static LocalGateway gateway(PickerSection picker, UnaryOperator<GatewayConfig> tweak) {
     return LocalGateway.start(
         tweak.apply(
             GatewayConfig.of(
                 new ListenSection("127.0.0.1", 0, "plaintext", null, null, null), picker)));
   }
 
-  private static HttpResponse<String> post(LocalGateway gw) throws Exception {
+  static HttpResponse<String> post(LocalGateway gw) throws Exception {
     HttpRequest req =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gw.port() + "/v1/chat/completions"))
             .timeout(Duration.ofSeconds(20))

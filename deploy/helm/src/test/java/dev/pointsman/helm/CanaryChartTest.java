@@ -98,13 +98,7 @@ class CanaryChartTest {
     assertThat(EnvoyConfigRules.firstMatch(host, "POST", "/v1/completions", false).getName())
         .isEqualTo("canary-balancer");
     assertThat(
-            EnvoyConfigRules.cluster(bootstrap, "default-models")
-                .getLoadAssignment()
-                .getEndpoints(0)
-                .getLbEndpoints(0)
-                .getEndpoint()
-                .getAddress()
-                .getSocketAddress()
+            EnvoyConfigRules.firstAddress(EnvoyConfigRules.cluster(bootstrap, "default-models"))
                 .getAddress())
         .isEqualTo("homegrown-lb.models.svc.cluster.local");
   }

@@ -140,13 +140,7 @@ class EnvoyGatewayTest {
         .doesNotContain("vllm-default");
     assertThat(EnvoyConfigRules.failureModeAllow(bootstrap)).isTrue();
     var fallback =
-        EnvoyConfigRules.cluster(bootstrap, "default-models")
-            .getLoadAssignment()
-            .getEndpoints(0)
-            .getLbEndpoints(0)
-            .getEndpoint()
-            .getAddress()
-            .getSocketAddress();
+        EnvoyConfigRules.firstAddress(EnvoyConfigRules.cluster(bootstrap, "default-models"));
     assertThat(fallback.getAddress()).isEqualTo("base.models.svc.cluster.local");
     assertThat(fallback.getPortValue()).isEqualTo(8080);
     // The picker's certificate names what Envoy checks.

@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
           + " the lowest cost, with prefix affinity and failover.",
       "",
       "Config keys (grpc, admin, extProc, regions, regionHeader, defaultRegion, sloTtftMillis,"
-          + " sloHeader, spillAt, objectives, summaries, failover, clusters): docs/fleet.md."
+          + " sloHeader, spillAt, fallbacks, objectives, summaries, failover, clusters): docs/fleet.md."
     },
     footerHeading = "%nExample:%n",
     footer = {"  ./pointsman fleet --config examples/fleet-gateway.yaml"})

@@ -1,5 +1,6 @@
 package dev.pointsman.fleet.choice;
 
+import java.util.List;
 import java.util.Objects;
 
 /** What the fleet tier does with one request. */
@@ -27,11 +28,23 @@ public sealed interface Choice {
     }
   }
 
-  /** Route to {@code cluster}. */
-  record Chosen(Option option, Reason reason) implements Choice {
+  /**
+   * Route to {@code option}'s cluster; should it refuse the connection before the request reached
+   * it, to {@code fallbacks} in order.
+   *
+   * @param fallbacks the next open clusters the same rule would take, best first, without the
+   *     chosen one (none for sheddable traffic but spot and reserved ones)
+   */
+  record Chosen(Option option, Reason reason, List<Option> fallbacks) implements Choice {
     public Chosen {
       Objects.requireNonNull(option, "option");
       Objects.requireNonNull(reason, "reason");
+      fallbacks = List.copyOf(fallbacks);
+    }
+
+    /** Chosen without fallbacks. */
+    public Chosen(Option option, Reason reason) {
+      this(option, reason, List.of());
     }
   }
 

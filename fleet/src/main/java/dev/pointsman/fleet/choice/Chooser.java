@@ -24,8 +24,16 @@ import java.util.List;
  * A cluster ramping back up (share below 1) takes the request only when the draw is below its
  * share; otherwise the request goes on down the order (the rest of that rule's clusters, then the
  * next rule's). When every open cluster declines, the first in order takes it.
+ *
+ * <p>The choice also names up to {@code fallbacks} other clusters, the next ones down the same
+ * order (each once, ramping ones included, drained ones never, and for sheddable traffic never an
+ * on-demand one): where the data plane resends a request the chosen cluster refused before it
+ * started.
  */
 public final class Chooser {
+  /** The most fallbacks a choice may name. */
+  public static final int MAX_FALLBACKS = 3;
+
   private static final Comparator<Option> CHEAPER =
       Comparator.comparingDouble(Option::pricePerGpuHour)
           .thenComparingDouble(Option::predictedTtftMillis);
@@ -36,16 +44,29 @@ public final class Chooser {
       Comparator.comparingInt(Option::prefixDepth).reversed().thenComparing(CHEAPER);
 
   private final double spillAt;
+  private final int fallbacks;
+
+  /** A chooser that names no fallbacks. */
+  public Chooser(double spillAt) {
+    this(spillAt, 0);
+  }
 
   /**
    * @param spillAt the fraction of the SLO a cheaper cluster's prediction may reach before traffic
    *     spills to a dearer one, in (0, 1]
+   * @param fallbacks how many further clusters each choice names, at most, for a request the chosen
+   *     one refuses before it starts (0..{@value #MAX_FALLBACKS})
    */
-  public Chooser(double spillAt) {
+  public Chooser(double spillAt, int fallbacks) {
     if (!(spillAt > 0 && spillAt <= 1)) {
       throw new IllegalArgumentException("spillAt: " + spillAt + " (expected in (0, 1])");
     }
+    if (fallbacks < 0 || fallbacks > MAX_FALLBACKS) {
+      throw new IllegalArgumentException(
+          "fallbacks: " + fallbacks + " (expected 0.." + MAX_FALLBACKS + ")");
+    }
     this.spillAt = spillAt;
+    this.fallbacks = fallbacks;
   }
 
   /**
@@ -97,18 +118,32 @@ public final class Chooser {
                 Choice.Reason.CHEAPEST),
             new Stage(within.stream().sorted(FASTER).toList(), Choice.Reason.FASTEST_WITHIN_SLO),
             new Stage(open.stream().sorted(FASTER).toList(), Choice.Reason.FASTEST_OVER_SLO));
-    Choice.Chosen first = null;
+    Option chosen = null;
+    Choice.Reason reason = null;
+    Option first = null;
+    Choice.Reason firstReason = null;
+    List<Option> order = new ArrayList<>(open.size());
     for (Stage stage : stages) {
       for (Option o : stage.options()) {
-        if (draw < o.share()) {
-          return new Choice.Chosen(o, stage.reason());
+        if (!order.contains(o)) {
+          order.add(o);
+        }
+        if (chosen == null && draw < o.share()) {
+          chosen = o;
+          reason = stage.reason();
         }
         if (first == null) {
-          first = new Choice.Chosen(o, stage.reason());
+          first = o;
+          firstReason = stage.reason();
         }
       }
     }
-    return first; // every open cluster is ramping and declined: the first in order takes it
+    if (chosen == null) { // every open cluster is ramping and declined: the first in order takes it
+      chosen = first;
+      reason = firstReason;
+    }
+    order.remove(chosen);
+    return new Choice.Chosen(chosen, reason, order.subList(0, Math.min(fallbacks, order.size())));
   }
 
   /** Clusters in the order one rule prefers them, and the reason that rule gives. */

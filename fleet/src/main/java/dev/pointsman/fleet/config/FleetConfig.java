@@ -5,6 +5,7 @@ import dev.pointsman.config.ExtProcSection;
 import dev.pointsman.config.GrpcSection;
 import dev.pointsman.config.Yaml;
 import dev.pointsman.extproc.ExtProcSettings;
+import dev.pointsman.fleet.choice.Chooser;
 import dev.pointsman.picker.config.FlowControlSection;
 import dev.pointsman.picker.config.ReplicationSection;
 import dev.pointsman.picker.extproc.FlowHeaders;
@@ -51,6 +52,9 @@ import java.util.function.LongSupplier;
  * @param replication how the fleet tier's replicas share the budgets' use: the picker's {@code
  *     replication} section (an embedded JGroups cluster), with a cluster name of its own; off by
  *     default (each replica then enforces its own admissions)
+ * @param fallbacks how many further clusters each placed request names, best first, for the data
+ *     plane to resend it to when the chosen cluster's gateway refuses it before it started (default
+ *     1; 0 for none, at most {@value Chooser#MAX_FALLBACKS})
  */
 public record FleetConfig(
     GrpcSection grpc,
@@ -70,7 +74,8 @@ public record FleetConfig(
     List<FlowControlSection.BudgetEntry> budgets,
     Integer sloTpotMillis,
     String tpotSloHeader,
-    ReplicationSection replication) {
+    ReplicationSection replication,
+    Integer fallbacks) {
 
   public FleetConfig {
     grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
@@ -120,6 +125,11 @@ public record FleetConfig(
           "replication.cluster: '"
               + PICKER_CLUSTER
               + "' is the pickers' (expected the fleet tier's own, e.g. pointsman-fleet)");
+    }
+    fallbacks = fallbacks == null ? 1 : fallbacks;
+    if (fallbacks < 0 || fallbacks > Chooser.MAX_FALLBACKS) {
+      throw new IllegalArgumentException(
+          "fallbacks: " + fallbacks + " (expected 0.." + Chooser.MAX_FALLBACKS + ")");
     }
   }
 
@@ -195,7 +205,8 @@ public record FleetConfig(
         budgets,
         sloTpotMillis,
         tpotSloHeader,
-        replication.withBindAddress(address));
+        replication.withBindAddress(address),
+        fallbacks);
   }
 
   /** The tenants' budgets, on the given clock. */

@@ -7,6 +7,7 @@ import dev.pointsman.extproc.Responses;
 import dev.pointsman.extproc.Verdict;
 import dev.pointsman.fleet.choice.Choice;
 import dev.pointsman.fleet.choice.Chooser;
+import dev.pointsman.fleet.choice.Option;
 import dev.pointsman.fleet.config.FleetConfig;
 import dev.pointsman.fleet.routing.Cluster;
 import dev.pointsman.fleet.routing.ClusterOptions;
@@ -20,10 +21,12 @@ import dev.pointsman.picker.routing.FlowGate;
 import dev.pointsman.picker.routing.FlowRefusals;
 import dev.pointsman.picker.routing.Objectives;
 import dev.pointsman.picker.summary.HotPrefixes;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.StringJoiner;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 
@@ -41,6 +44,20 @@ import java.util.function.LongSupplier;
 public final class FleetHandler implements ExtProcHandler {
   /** The response header naming the cluster that served, for clients and tests. */
   public static final String CLUSTER_HEADER = "x-pointsman-cluster";
+
+  /**
+   * The request header listing the fallback clusters' gateways ({@code ip:port,ip:port}, best
+   * first) where the data plane resends a request the chosen gateway refused before it started.
+   * Absent when there is none. A routing header: the data plane strips a client's.
+   */
+  public static final String FALLBACKS_HEADER = "x-pointsman-fleet-fallbacks";
+
+  /**
+   * The request header naming the chosen cluster and its fallbacks as one route key ({@code
+   * primary+fallback+…}, cluster names): the Envoy cluster an Envoy in front routes to with {@code
+   * cluster_header}, an aggregate cluster of those clusters' gateways in that order.
+   */
+  public static final String ROUTE_HEADER = "x-pointsman-fleet-route";
 
   private final FleetConfig config;
   private final List<Cluster> clusters;
@@ -61,7 +78,7 @@ public final class FleetHandler implements ExtProcHandler {
     this.config = Objects.requireNonNull(config, "config");
     this.clusters = List.copyOf(clusters);
     this.clusters.forEach(c -> byName.put(c.name(), c));
-    this.chooser = new Chooser(config.spillAt());
+    this.chooser = new Chooser(config.spillAt(), config.fallbacks());
     this.objectives = new Objectives(config.objectives());
     this.draws = Objects.requireNonNull(draws, "draws");
     this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
@@ -123,8 +140,22 @@ public final class FleetHandler implements ExtProcHandler {
       summary.sent().incrementAndGet();
     }
     metrics.routed(cluster.name(), chosen.reason().label());
-    return new Verdict.Forward(
-        Map.of(Responses.DESTINATION, gateway), gateway, new Outcome(cluster, reservation));
+    List<Cluster> fallbacks = new ArrayList<>(chosen.fallbacks().size());
+    StringJoiner gateways = new StringJoiner(",");
+    StringJoiner route = new StringJoiner("+").add(cluster.name());
+    for (Option o : chosen.fallbacks()) {
+      Cluster f = byName.get(o.cluster());
+      fallbacks.add(f);
+      gateways.add(f.config().gateway());
+      route.add(f.name());
+    }
+    Map<String, String> headers = new HashMap<>();
+    headers.put(Responses.DESTINATION, gateway);
+    headers.put(ROUTE_HEADER, route.toString());
+    if (!fallbacks.isEmpty()) {
+      headers.put(FALLBACKS_HEADER, gateways.toString());
+    }
+    return new Verdict.Forward(headers, gateway, new Outcome(cluster, fallbacks, reservation));
   }
 
   private static Verdict reject(Choice.NoCluster none) {
@@ -156,42 +187,63 @@ public final class FleetHandler implements ExtProcHandler {
     return Double.isNaN(seconds) ? otherwise : seconds * 1000;
   }
 
-  /** Feeds one request's outcome back to its cluster's health, and settles its budget. */
+  /**
+   * Feeds one request's outcome back to its clusters' health, and settles its budget. When the data
+   * plane reports that a fallback served it, the chosen cluster refused it: a failure there, and
+   * the answer counts for the fallback.
+   */
   private final class Outcome implements Verdict.ResponseListener {
     private final Cluster cluster;
+    private final List<Cluster> fallbacks;
     private final TokenBudgets.Reservation reservation;
-    private volatile boolean answered;
+    private volatile Cluster served;
 
-    Outcome(Cluster cluster, TokenBudgets.Reservation reservation) {
+    Outcome(Cluster cluster, List<Cluster> fallbacks, TokenBudgets.Reservation reservation) {
       this.cluster = cluster;
+      this.fallbacks = fallbacks;
       this.reservation = reservation;
     }
 
     @Override
     public Map<String, String> onResponseHeaders(int status, String servedBy) {
-      answered = true;
-      boolean failed = status >= 500 || status == 0;
-      record(failed);
-      return Map.of(CLUSTER_HEADER, cluster.name());
+      // the clusters tried in order; every one before the one that answered refused the request
+      List<Cluster> tried = new ArrayList<>(fallbacks.size() + 1);
+      tried.add(cluster);
+      tried.addAll(fallbacks);
+      int by = 0;
+      for (int i = 1; i < tried.size(); i++) {
+        if (tried.get(i).config().gateway().equals(servedBy)) {
+          by = i;
+        }
+      }
+      for (int i = 0; i < by; i++) {
+        record(tried.get(i), true);
+      }
+      served = tried.get(by);
+      if (by > 0) {
+        metrics.fallback(served.name());
+      }
+      record(served, status >= 500 || status == 0);
+      return Map.of(CLUSTER_HEADER, served.name());
     }
 
     @Override
     public void onEnd(Completion completion) {
-      if (!answered && completion.end() == Completion.End.ERROR) {
-        record(true);
+      if (served == null && completion.end() == Completion.End.ERROR) {
+        record(cluster, true);
       }
-      if (!answered) {
+      if (served == null) {
         budgets.release(reservation); // no cluster answered: nothing was served
         return;
       }
       budgets.settle(reservation, completion.usage().tokens());
     }
 
-    private void record(boolean failed) {
+    private void record(Cluster c, boolean failed) {
       if (failed) {
-        metrics.upstreamError(cluster.name());
+        metrics.upstreamError(c.name());
       }
-      cluster.health().outcome(failed, nanoClock.getAsLong());
+      c.health().outcome(failed, nanoClock.getAsLong());
     }
   }
 

@@ -56,6 +56,15 @@ public final class FleetMetrics implements ExtProcEvents {
         cluster);
   }
 
+  /** A request the chosen cluster refused was served by its fallback {@code cluster}. */
+  public void fallback(String cluster) {
+    count(
+        "pointsman.fleet.fallbacks",
+        "Requests served by a fallback cluster after the chosen one refused them",
+        "cluster",
+        cluster);
+  }
+
   @Override
   public void onRejected(String reason, int httpStatus) {
     count(

@@ -204,4 +204,58 @@ class ChooserTest {
     assertThatThrownBy(() -> new Chooser(0)).hasMessage("spillAt: 0.0 (expected in (0, 1])");
     assertThatThrownBy(() -> new Chooser(1.5)).hasMessage("spillAt: 1.5 (expected in (0, 1])");
   }
+
+  @Test
+  void fallbacksAreTheNextClustersInTheRulesOrderWithoutTheChosenOne() {
+    Chooser two = new Chooser(0.8, 2);
+    // cheapest within the spill mark: spot, then res; od only within the SLO itself
+    List<Option> options =
+        List.of(onDemand("od", 100), reserved("res", 300), spot("spot", 700), spot("far", 2000));
+
+    assertThat(fallbacks(two, options, false, 0)).containsExactly("spot", "res", "od");
+    assertThat(fallbacks(new Chooser(0.8, 1), options, false, 0)).containsExactly("spot", "res");
+    assertThat(fallbacks(chooser, options, false, 0)).containsExactly("spot");
+  }
+
+  @Test
+  void drainedClustersAreNeverFallbacksAndRampingOnesAre() {
+    Chooser two = new Chooser(0.8, 2);
+    List<Option> options =
+        List.of(
+            spot("spot", 100),
+            new Option("drained", Tier.SPOT, 0.5, 50, 0, 0),
+            new Option("ramping", Tier.SPOT, 0.8, 100, 0, 0.3),
+            onDemand("od", 100));
+
+    // the draw 0.5 passes over the cheaper ramping cluster as a choice, not as a fallback
+    assertThat(fallbacks(two, options, false, 0.5)).containsExactly("spot", "ramping", "od");
+  }
+
+  @Test
+  void sheddableTrafficGetsNoOnDemandFallback() {
+    Chooser two = new Chooser(0.8, 2);
+    List<Option> options = List.of(spot("spot", 100), onDemand("od", 50), reserved("res", 900));
+
+    assertThat(fallbacks(two, options, true, 0)).containsExactly("spot", "res");
+    assertThat(fallbacks(two, List.of(spot("spot", 100), onDemand("od", 50)), true, 0))
+        .containsExactly("spot");
+    assertThat(fallbacks(two, List.of(spot("spot", 100), onDemand("od", 50)), false, 0))
+        .containsExactly("spot", "od");
+  }
+
+  /** The chosen cluster, then its fallbacks. */
+  private static List<String> fallbacks(
+      Chooser c, List<Option> options, boolean sheddable, double draw) {
+    Choice.Chosen chosen = (Choice.Chosen) c.choose(options, SLO, sheddable, draw);
+    return java.util.stream.Stream.concat(
+            java.util.stream.Stream.of(chosen.option()), chosen.fallbacks().stream())
+        .map(Option::cluster)
+        .toList();
+  }
+
+  @Test
+  void aFallbackCountOutOfRangeIsRefusedByName() {
+    assertThatThrownBy(() -> new Chooser(0.8, -1)).hasMessage("fallbacks: -1 (expected 0..3)");
+    assertThatThrownBy(() -> new Chooser(0.8, 4)).hasMessage("fallbacks: 4 (expected 0..3)");
+  }
 }

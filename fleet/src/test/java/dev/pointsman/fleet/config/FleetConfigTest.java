@@ -25,6 +25,7 @@ class FleetConfigTest {
     assertThat(c.sloHeader()).isEqualTo("x-slo-ttft-ms");
     assertThat(c.sloTtftMillis()).isEqualTo(2000);
     assertThat(c.spillAt()).isEqualTo(0.8);
+    assertThat(c.fallbacks()).isEqualTo(1);
     assertThat(c.summaries().intervalMillis()).isEqualTo(250);
     assertThat(c.failover().toFailover().staleAfterMillis()).isEqualTo(3000);
     ClusterConfig east = c.clusters().getFirst();
@@ -60,6 +61,15 @@ class FleetConfigTest {
                         + CLUSTER
                         + "replication: {enabled: true, discovery: {members: [10.0.0.1:7800]}}\n"))
         .hasMessageContaining("replication.cluster: 'pointsman-picker' is the pickers'");
+  }
+
+  @Test
+  void aFallbackCountOutOfRangeIsRefused() {
+    assertThatThrownBy(
+            () -> FleetConfig.parse("regions: [us]\nfallbacks: 4\n" + SUMMARIES + CLUSTER))
+        .hasMessageContaining("fallbacks: 4 (expected 0..3)");
+    assertThat(FleetConfig.parse("regions: [us]\nfallbacks: 0\n" + SUMMARIES + CLUSTER).fallbacks())
+        .isZero();
   }
 
   @Test

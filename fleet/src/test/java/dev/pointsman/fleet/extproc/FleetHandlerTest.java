@@ -240,6 +240,45 @@ class FleetHandlerTest {
   }
 
   @Test
+  void theNextClusterIsNamedAsFallbackAndSheddableTrafficGetsNoOnDemandOne() {
+    Verdict.Forward f = (Verdict.Forward) decide(Map.of());
+    Verdict.Forward shed = (Verdict.Forward) handler.decide(head(Map.of(), "batch"), body("hello"));
+
+    assertThat(f.setHeaders())
+        .containsEntry(Responses.DESTINATION, "10.0.0.1:8443")
+        .containsEntry(FleetHandler.FALLBACKS_HEADER, "10.0.0.2:8443")
+        .containsEntry(FleetHandler.ROUTE_HEADER, "spot+od");
+    assertThat(shed.destination()).isEqualTo("10.0.0.1:8443");
+    assertThat(shed.setHeaders())
+        .doesNotContainKey(FleetHandler.FALLBACKS_HEADER)
+        .containsEntry(FleetHandler.ROUTE_HEADER, "spot");
+  }
+
+  @Test
+  void aDrainedClusterIsNoFallback() {
+    summary("od", -1, List.of());
+
+    assertThat(((Verdict.Forward) decide(Map.of())).setHeaders())
+        .doesNotContainKey(FleetHandler.FALLBACKS_HEADER)
+        .containsEntry(FleetHandler.ROUTE_HEADER, "spot");
+  }
+
+  @Test
+  void requestsServedByTheirFallbackCountAsRefusedByTheChosenClusterWhichDrains() {
+    for (int i = 0; i < 4; i++) {
+      Verdict.Forward f = (Verdict.Forward) decide(Map.of());
+      assertThat(f.destination()).isEqualTo("10.0.0.1:8443");
+      now.addAndGet(MS);
+      assertThat(f.listener().onResponseHeaders(200, "10.0.0.2:8443"))
+          .containsEntry(FleetHandler.CLUSTER_HEADER, "od");
+      f.listener().onEnd(new Completion(200, 1, 2, Usage.NONE, null, Completion.End.COMPLETED));
+    }
+
+    // every client got a 200, but spot refused four of four: it is drained
+    assertThat(gateway(decide(Map.of()))).isEqualTo("10.0.0.2:8443");
+  }
+
+  @Test
   void aStreamThatFailsBeforeAnyResponseCountsAgainstTheClusterACancelDoesNot() {
     for (int i = 0; i < 4; i++) {
       Verdict.Forward f = (Verdict.Forward) decide(Map.of());

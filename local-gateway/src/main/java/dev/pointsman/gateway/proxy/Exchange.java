@@ -1,5 +1,6 @@
 package dev.pointsman.gateway.proxy;
 
+import dev.pointsman.gateway.config.HostPort;
 import dev.pointsman.gateway.extproc.ExtProcCall;
 import dev.pointsman.gateway.extproc.PickerReply;
 import dev.pointsman.gateway.http.HeaderList;
@@ -15,6 +16,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,9 +25,11 @@ import org.slf4j.LoggerFactory;
  * One HTTP request through the gateway, playing Envoy's part: client → ext_proc (request headers,
  * body chunks as they arrive, trailers) → the picker's mutations and re-routing → model server,
  * with the picker's echoed body as the upstream body → response headers and each body chunk through
- * ext_proc → client as they come back. Failures follow {@code failureModeAllow}. Everything runs on
- * the client channel's event loop (the model-server connection shares it, and gRPC callbacks are
- * handed to it), so no state here needs a lock.
+ * ext_proc → client as they come back. Failures follow {@code failureModeAllow}. A destination that
+ * refuses the connection is replaced by the fleet tier's next fallback, if it named any (never once
+ * a connection was made: generation requests are not idempotent). Everything runs on the client
+ * channel's event loop (the model-server connection shares it, and gRPC callbacks are handed to
+ * it), so no state here needs a lock.
  */
 final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
   private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
@@ -50,6 +54,7 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
   private boolean finished;
   private boolean replyWanted;
   private boolean responseKeepAlive = true;
+  private ArrayDeque<HostPort> retryHosts = new ArrayDeque<>();
   private long lastActivity = System.nanoTime();
 
   Exchange(ProxyContext gw, Downstream down) {
@@ -323,6 +328,7 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
       return;
     }
     var address = ((Router.Target.Host) target).address();
+    retryHosts = new ArrayDeque<>(gw.router().fallbacks(route, requestHeaders));
     upstream.write(Headers.upstreamRequest(requestHeaders, requestHasBody));
     if (!requestHasBody) {
       upstream.write(LastHttpContent.EMPTY_LAST_CONTENT);
@@ -337,6 +343,14 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
     if (failure != null) {
       gw.metrics().upstreamError("connect");
       LOG.debug("upstream connect to {} failed: {}", upstream.address(), failure.toString());
+      HostPort next = retryHosts.poll();
+      if (next != null) {
+        // Envoy's connect-failure retry onto the next cluster of the aggregate: the connection
+        // was never made, so no byte of the request reached a model server
+        gw.metrics().upstreamRetry("connect");
+        upstream.connect(next, route.h2c(), this::onConnected);
+        return;
+      }
       respondAsUpstream(
           LocalReply.error(
               503,

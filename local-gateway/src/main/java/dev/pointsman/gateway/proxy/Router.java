@@ -7,6 +7,7 @@ import dev.pointsman.inference.request.InferencePaths;
 import dev.pointsman.inference.request.NormalizedPath;
 import dev.pointsman.inference.request.PathDecision;
 import dev.pointsman.inference.request.PathNormalizer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -27,6 +28,12 @@ final class Router {
   static final String APP_PROTOCOL = "x-pointsman-app-protocol";
 
   static final String H2C = "kubernetes.io/h2c";
+
+  /**
+   * Set by the fleet tier: where to resend a request whose destination refused the connection
+   * ({@code ip:port,ip:port}, in order); never taken from clients.
+   */
+  static final String FALLBACKS = "x-pointsman-fleet-fallbacks";
 
   private final List<HostPort> fallback;
   private final InferencePaths paths;
@@ -75,6 +82,28 @@ final class Router {
           new Target.Host(fallback.get(Math.floorMod(next.getAndIncrement(), fallback.size())));
       case NONE -> new Target.None("no route: no destination header and no fallback endpoints");
     };
+  }
+
+  /**
+   * The hosts to resend the request to, in order, should {@code route}'s host refuse the
+   * connection: the fleet tier's fallbacks on an ORIGINAL_DST route, none otherwise or when the
+   * header is unreadable (as Envoy's aggregate cluster, a bad list leaves the request to its first
+   * host alone).
+   */
+  List<HostPort> fallbacks(Route route, HeaderList headers) {
+    String value = headers.get(FALLBACKS);
+    if (route == Route.FALLBACK || route == Route.NONE || value == null || value.isBlank()) {
+      return List.of();
+    }
+    List<HostPort> out = new ArrayList<>();
+    try {
+      for (String one : value.split(",")) {
+        out.add(HostPort.parseIpLiteral(one.strip()));
+      }
+    } catch (IllegalArgumentException e) {
+      return List.of();
+    }
+    return out;
   }
 
   private static Target originalDestination(String value) {

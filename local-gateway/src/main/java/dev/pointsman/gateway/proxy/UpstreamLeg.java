@@ -12,8 +12,9 @@ import java.util.function.Consumer;
 
 /**
  * One exchange's connection to its model server: connects (or reuses a pooled connection) on the
- * exchange's loop, holds what is written before the connection is up, and gives the connection back
- * to the pool when both directions completed on a keep-alive response. Confined to the loop.
+ * exchange's loop, holds what is written before the connection is up (and keeps it when the
+ * connection cannot be made, so that it can be sent elsewhere), and gives the connection back to
+ * the pool when both directions completed on a keep-alive response. Confined to the loop.
  */
 final class UpstreamLeg {
   private final UpstreamPool pool;
@@ -36,7 +37,8 @@ final class UpstreamLeg {
 
   /**
    * Connects to {@code target} (a stream on an HTTP/2 cleartext connection when {@code h2c});
-   * {@code onResult} gets null on success, else the failure.
+   * {@code onResult} gets null on success, else the failure. After a failure nothing was sent and
+   * the request written so far is still held: connect again (to another target) or {@link #abort}.
    */
   void connect(HostPort target, boolean h2c, Consumer<Throwable> onResult) {
     this.address = target;
@@ -50,8 +52,8 @@ final class UpstreamLeg {
             return;
           }
           if (!done.isSuccess()) {
-            failed = true;
-            releasePending();
+            // nothing reached the model server: what was written stays pending, for the caller
+            // to connect again elsewhere or to abort
             onResult.accept(done.cause());
             return;
           }

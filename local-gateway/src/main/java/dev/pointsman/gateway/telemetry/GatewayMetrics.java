@@ -44,6 +44,18 @@ public final class GatewayMetrics {
         .increment();
   }
 
+  /**
+   * A request resent to the next fallback host after its destination refused the connection ({@code
+   * reason}: connect), before any byte of it reached a model server.
+   */
+  public void upstreamRetry(String reason) {
+    Counter.builder("pointsman_gateway_upstream_retries")
+        .description("Requests resent to a fallback host before any byte reached the first")
+        .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
   /** {@code kind}: failed (stream error), spurious (bad message), closed (ended early). */
   public void extProcError(String kind) {
     Counter.builder("pointsman_gateway_ext_proc_errors")

@@ -45,6 +45,23 @@ class RouterTest {
   }
 
   @Test
+  void theFleetsFallbacksAreReadInOrderOnlyOnThePickedRouteAndABadListIsNone() {
+    Router router = new Router(List.of(a));
+    HeaderList h =
+        new HeaderList()
+            .add(Router.DESTINATION, "10.0.3.7:8000")
+            .add(Router.FALLBACKS, "10.0.4.1:8443, [fd00::1]:8443");
+
+    assertThat(router.fallbacks(router.match(h), h))
+        .containsExactly(HostPort.parse("10.0.4.1:8443"), HostPort.parse("[fd00::1]:8443"));
+    assertThat(router.fallbacks(Router.Route.FALLBACK, h)).isEmpty();
+    h.set(Router.FALLBACKS, "10.0.4.1:8443,gateway.example:8443");
+    assertThat(router.fallbacks(router.match(h), h)).isEmpty();
+    h.set(Router.FALLBACKS, "");
+    assertThat(router.fallbacks(router.match(h), h)).isEmpty();
+  }
+
+  @Test
   void noDestinationTakesTheFallbackRouteRoundRobin() {
     Router router = new Router(List.of(a, b));
     HeaderList h = new HeaderList();

@@ -163,7 +163,13 @@ public final class EnvoyConfigRules {
                   Secret.getDescriptor(),
                   StdoutAccessLog.getDescriptor(),
                   StderrAccessLog.getDescriptor(),
-                  DownstreamConnectionsConfig.getDescriptor()))
+                  DownstreamConnectionsConfig.getDescriptor(),
+                  io.envoyproxy.envoy.extensions.clusters.aggregate.v3.ClusterConfig
+                      .getDescriptor(),
+                  io.envoyproxy.envoy.extensions.retry.priority.previous_priorities.v3
+                      .PreviousPrioritiesConfig.getDescriptor(),
+                  io.envoyproxy.envoy.extensions.retry.host.previous_hosts.v3.PreviousHostsPredicate
+                      .getDescriptor()))
           .build();
 
   private static final ObjectMapper YAML =
@@ -879,6 +885,17 @@ public final class EnvoyConfigRules {
   }
 
   /** The cluster called {@code name}; fails when absent. */
+  /** The address of {@code cluster}'s first endpoint. */
+  public static SocketAddress firstAddress(Cluster cluster) {
+    return cluster
+        .getLoadAssignment()
+        .getEndpoints(0)
+        .getLbEndpoints(0)
+        .getEndpoint()
+        .getAddress()
+        .getSocketAddress();
+  }
+
   public static Cluster cluster(Bootstrap bootstrap, String name) {
     return bootstrap.getStaticResources().getClustersList().stream()
         .filter(c -> c.getName().equals(name))
@@ -1107,7 +1124,7 @@ public final class EnvoyConfigRules {
     }
   }
 
-  static <T extends Message> T unpack(Any any, Class<T> type) {
+  public static <T extends Message> T unpack(Any any, Class<T> type) {
     try {
       return any.unpack(type);
     } catch (InvalidProtocolBufferException e) {

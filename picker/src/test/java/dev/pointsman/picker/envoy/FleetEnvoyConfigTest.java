@@ -101,6 +101,8 @@ class FleetEnvoyConfigTest {
     List<String> filterRemoves = EnvoyConfigRules.removedByFirstFilter(hcm);
     List<String> earlyRemoves = EnvoyConfigRules.removedEarly(hcm);
     assertThat(filterRemoves).containsAll(EnvoyConfigRules.STRIPPED_HEADERS);
+    // and the fleet tier's own: a client must not name the fallbacks or the route key
+    assertThat(filterRemoves).containsAll(dev.pointsman.extproc.RoutingHeaders.STRIPPED);
     assertThat(earlyRemoves).isEqualTo(filterRemoves);
   }
 

@@ -8,7 +8,8 @@ import java.util.List;
  * What each request of one fleet run met, and the figures made from it: requests are measured when
  * they arrived in [warm-up, duration); TTFT is the client's (round trip included); a request counts
  * towards SLO attainment when it was served, its TTFT within the objective and its time per output
- * token within that objective.
+ * token within that objective. A request resent to a fallback cluster (its first one lost before it
+ * started) is counted where it was served, its TTFT from its first sending.
  */
 record FleetOutcomes(
     FleetSetup setup,
@@ -21,6 +22,7 @@ record FleetOutcomes(
     double[] finishMs,
     int[] cached,
     FleetRun.Fate[] fate,
+    boolean[] resent,
     double[] busyGpuMs,
     double drainedAtMs) {
 
@@ -65,6 +67,7 @@ record FleetOutcomes(
    * @param lastSentMs from the loss until the last request sent to a lost cluster (0: none sent)
    * @param lostInFlight requests started in the lost clusters that failed with them
    * @param lostUnstarted requests sent there after the loss that never started
+   * @param resentServed requests sent there after the loss that a fallback cluster served
    * @param rejected requests the fleet tier had no cluster for, after the loss
    * @param windowRequests requests arriving in the failover window
    * @param windowTtftP99Ms p99 client TTFT of those served among them
@@ -75,6 +78,7 @@ record FleetOutcomes(
       double lastSentMs,
       int lostInFlight,
       int lostUnstarted,
+      int resentServed,
       int rejected,
       int windowRequests,
       double windowTtftP99Ms,
@@ -181,6 +185,7 @@ record FleetOutcomes(
     double loss = setup.lossAtMs();
     int inFlight = 0;
     int unstarted = 0;
+    int resentServed = 0;
     int rejected = 0;
     int window = 0;
     int met = 0;
@@ -198,8 +203,11 @@ record FleetOutcomes(
       if (fate[i] == FleetRun.Fate.LOST_UNSTARTED) {
         unstarted++;
       }
-      if (lostCluster && a >= loss) {
+      if ((lostCluster || resent[i]) && a >= loss) {
         lastSent = Math.max(lastSent, a - loss);
+      }
+      if (resent[i] && served(i)) {
+        resentServed++;
       }
       if (a >= loss && fate[i] == FleetRun.Fate.REJECTED) {
         rejected++;
@@ -218,6 +226,7 @@ record FleetOutcomes(
         lastSent,
         inFlight,
         unstarted,
+        resentServed,
         rejected,
         window,
         served == 0 ? Double.NaN : Stats.quantile(sorted, 0.99),

@@ -45,6 +45,11 @@ final class FleetRun {
     FLEET("fleet"),
     /** The same rule on time to first token alone (no TPOT objective configured). */
     FLEET_TTFT_ONLY("fleet-ttft-only"),
+    /**
+     * The same rule naming no fallback: a request sent to a cluster that refuses it, or does not
+     * answer the connection, fails (the fleet tier before it named fallbacks).
+     */
+    FLEET_NO_RETRY("fleet-no-retry"),
     /** The same rule told no prefix: no cross-cluster affinity. */
     FLEET_NO_AFFINITY("fleet-no-affinity"),
     /** The nearest open cluster by round trip; ties at random. */
@@ -64,6 +69,16 @@ final class FleetRun {
 
   private static final double SPILL_AT = 0.8;
 
+  /** The fallbacks each fleet choice names: the fleet tier's default ({@code fallbacks: 1}). */
+  static final int FALLBACKS = 1;
+
+  /**
+   * How long the data plane waits for a connection that nothing answers before it resends the
+   * request to the next fallback: the fleet Envoy's {@code connect_timeout} to the cluster gateways
+   * ({@code deploy/envoy-fleet/envoy.yaml}). A refused connection is known after one round trip.
+   */
+  static final double CONNECT_TIMEOUT_MS = 2000;
+
   private final FleetSetup setup;
   private final Policy policy;
   private final long seed;
@@ -79,6 +94,9 @@ final class FleetRun {
   private int[] cached;
   private BenchRequest[] atCluster;
   private Fate[] fate;
+  private int[][] fallbacksOf;
+  private double[] sentMs;
+  private boolean[] resent;
   private final List<SimCluster> clusters = new ArrayList<>();
   private boolean[] lost;
   private double[] busyGpuMs;
@@ -87,7 +105,7 @@ final class FleetRun {
   private List<List<Cluster>> tiers;
   private int[] turn;
   private double drainedAtMs = Double.NaN;
-  private final Chooser chooser = new Chooser(SPILL_AT);
+  private final Chooser chooser = new Chooser(SPILL_AT, FALLBACKS);
   private SplittableRandom draws;
 
   /** What became of a request that did not simply run to its end. */
@@ -131,6 +149,10 @@ final class FleetRun {
     cached = new int[n];
     atCluster = new BenchRequest[n];
     fate = new Fate[n];
+    fallbacksOf = new int[n][];
+    sentMs = new double[n];
+    resent = new boolean[n];
+    Arrays.fill(fallbacksOf, new int[0]);
     Arrays.fill(clusterOf, -1);
     Arrays.fill(podOf, -1);
     Arrays.fill(firstMs, Double.NaN);
@@ -208,6 +230,7 @@ final class FleetRun {
         finishMs,
         cached,
         fate,
+        resent,
         busyGpuMs,
         drainedAtMs);
   }
@@ -258,16 +281,22 @@ final class FleetRun {
     BenchRequest req = stream.get(i);
     int region = regionOf[i];
     double now = req.arrivalMs();
-    int c = choose(req, region, now);
+    int c = choose(i, req, region, now);
     if (c < 0) {
       fate[i] = Fate.REJECTED;
       return;
     }
-    clusterOf[i] = c;
-    at(now + setup.rtt(region, c) / 2, () -> reach(i, c));
+    send(i, c, now);
   }
 
-  private int choose(BenchRequest req, int region, double now) {
+  /** Request {@code i} leaves its region's data plane for cluster {@code c} at {@code now}. */
+  private void send(int i, int c, double now) {
+    clusterOf[i] = c;
+    sentMs[i] = now;
+    at(now + setup.rtt(regionOf[i], c) / 2, () -> reach(i, c));
+  }
+
+  private int choose(int i, BenchRequest req, int region, double now) {
     int k = setup.clusters().size();
     List<Integer> open = new ArrayList<>();
     for (int c = 0; c < k; c++) {
@@ -277,9 +306,9 @@ final class FleetRun {
     }
     double draw = draws.nextDouble();
     return switch (policy) {
-      case FLEET -> fleetChoice(req, region, now, draw, true);
-      case FLEET_TTFT_ONLY -> fleetChoice(req, region, now, draw, true, Double.NaN);
-      case FLEET_NO_AFFINITY -> fleetChoice(req, region, now, draw, false);
+      case FLEET, FLEET_NO_RETRY -> fleetChoice(i, req, region, now, draw, true);
+      case FLEET_TTFT_ONLY -> fleetChoice(i, req, region, now, draw, true, Double.NaN);
+      case FLEET_NO_AFFINITY -> fleetChoice(i, req, region, now, draw, false);
       case NEAREST -> {
         if (open.isEmpty()) {
           yield -1;
@@ -292,12 +321,19 @@ final class FleetRun {
     };
   }
 
-  private int fleetChoice(BenchRequest req, int region, double now, double draw, boolean affinity) {
-    return fleetChoice(req, region, now, draw, affinity, setup.sloTpotMs());
+  private int fleetChoice(
+      int i, BenchRequest req, int region, double now, double draw, boolean affinity) {
+    return fleetChoice(i, req, region, now, draw, affinity, setup.sloTpotMs());
   }
 
   private int fleetChoice(
-      BenchRequest req, int region, double now, double draw, boolean affinity, double tpotSloMs) {
+      int i,
+      BenchRequest req,
+      int region,
+      double now,
+      double draw,
+      boolean affinity,
+      double tpotSloMs) {
     ParsedRequest body = clients.parsed(req);
     long[] chain = affinity ? HotPrefixes.chain(body.model(), body.promptPrefix()) : new long[0];
     Choice choice =
@@ -311,15 +347,23 @@ final class FleetRun {
     if (!(choice instanceof Choice.Chosen chosen)) {
       return -1;
     }
+    if (policy != Policy.FLEET_NO_RETRY) {
+      fallbacksOf[i] = chosen.fallbacks().stream().mapToInt(o -> index(o.cluster())).toArray();
+    }
+    int c = index(chosen.option().cluster());
+    if (received[region][c] != null) {
+      received[region][c].sent().incrementAndGet();
+    }
+    return c;
+  }
+
+  private int index(String cluster) {
     for (int c = 0; c < setup.clusters().size(); c++) {
-      if (setup.clusters().get(c).name().equals(chosen.option().cluster())) {
-        if (received[region][c] != null) {
-          received[region][c].sent().incrementAndGet();
-        }
+      if (setup.clusters().get(c).name().equals(cluster)) {
         return c;
       }
     }
-    throw new IllegalStateException("chosen: " + chosen.option().cluster() + " (not a cluster)");
+    throw new IllegalStateException("chosen: " + cluster + " (not a cluster)");
   }
 
   /** Request {@code i}'s outcome reaches its region's fleet tier half a round trip from now. */
@@ -359,8 +403,10 @@ final class FleetRun {
     BenchRequest req = stream.get(i);
     SimCluster cluster = clusters.get(c);
     if (lost[c]) {
-      fate[i] = Fate.LOST_UNSTARTED;
-      report(i, true, now());
+      if (!resend(i, c)) {
+        fate[i] = Fate.LOST_UNSTARTED;
+        report(i, true, now());
+      }
       return;
     }
     double now = now();
@@ -390,6 +436,31 @@ final class FleetRun {
       cluster.gateway.onFailed(shifted, route.pod());
       report(i, true, now);
     }
+  }
+
+  /**
+   * Request {@code i} met lost cluster {@code c} before it started: the data plane in front resends
+   * it to the next fallback the fleet named, once the connection is refused (a round trip after it
+   * was sent) or, in a partition, once the connect timeout is over. The fleet tier hears then that
+   * {@code c} refused it (the served-by report of the answer; counted at once here). False when no
+   * fallback is left.
+   */
+  private boolean resend(int i, int c) {
+    int[] left = fallbacksOf[i];
+    if (left.length == 0) {
+      return false;
+    }
+    fallbacksOf[i] = Arrays.copyOfRange(left, 1, left.length);
+    int region = regionOf[i];
+    double noticed = sentMs[i] + (setup.silentLoss() ? CONNECT_TIMEOUT_MS : setup.rtt(region, c));
+    at(
+        noticed,
+        () -> {
+          health[region][c].outcome(true, nanos(noticed));
+          resent[i] = true;
+          send(i, left[0], noticed);
+        });
+    return true;
   }
 
   private EngineListener listener(int c) {

@@ -98,4 +98,36 @@ class FleetRunTest {
     assertThat(a.drainMs()).isLessThan(b.drainMs());
     assertThat(a.lostUnstarted()).isLessThan(b.lostUnstarted());
   }
+
+  @Test
+  void requestsSentToAStoppedRegionBeforeTheDrainAreResentToTheirFallbackAndNoneIsLost() {
+    FleetSetup refused = FleetBench.setup(80, 16_000).withLoss(FleetBench.EU, 12_000, false);
+    FleetOutcomes with = new FleetRun(refused, Policy.FLEET, 1).run();
+    FleetOutcomes without = new FleetRun(refused, Policy.FLEET_NO_RETRY, 1).run();
+
+    assertThat(without.failover().lostUnstarted()).isPositive();
+    assertThat(with.failover().lostUnstarted()).isZero();
+    assertThat(with.failover().resentServed()).isPositive();
+    for (int i = 0; i < with.stream().size(); i++) {
+      if (with.resent()[i]) {
+        // served in us-east, its TTFT counting the refused round trip to eu-west
+        assertThat(refused.clusters().get(with.clusterOf()[i]).region()).isEqualTo(FleetBench.US);
+        assertThat(with.clientTtftMs(i)).isGreaterThanOrEqualTo(FleetBench.RTT_WAN_MS);
+      }
+    }
+  }
+
+  @Test
+  void inAPartitionTheResendWaitsForTheConnectTimeout() {
+    FleetSetup silent = FleetBench.setup(80, 16_000).withLoss(FleetBench.EU, 12_000, true);
+    FleetOutcomes o = new FleetRun(silent, Policy.FLEET, 1).run();
+
+    assertThat(o.failover().lostUnstarted()).isZero();
+    assertThat(o.failover().resentServed()).isPositive();
+    for (int i = 0; i < o.stream().size(); i++) {
+      if (o.resent()[i] && o.served(i)) {
+        assertThat(o.clientTtftMs(i)).isGreaterThanOrEqualTo(FleetRun.CONNECT_TIMEOUT_MS);
+      }
+    }
+  }
 }
