@@ -47,6 +47,7 @@ import java.util.function.LongSupplier;
  *     none (clusters are then chosen on time to first token alone)
  * @param tpotSloHeader the request header stating a request's own TPOT objective in milliseconds
  *     (default {@code x-slo-tpot-ms}, as the picker's)
+ * @param poolImports whether and where InferencePoolImports are read (default: not read)
  */
 public record FleetConfig(
     GrpcSection grpc,
@@ -65,7 +66,8 @@ public record FleetConfig(
     String fairnessHeader,
     List<FlowControlSection.BudgetEntry> budgets,
     Integer sloTpotMillis,
-    String tpotSloHeader) {
+    String tpotSloHeader,
+    PoolImportsSection poolImports) {
 
   public FleetConfig {
     grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
@@ -109,6 +111,7 @@ public record FleetConfig(
           "sloTpotMillis: " + sloTpotMillis + " (expected 1..60000, or leave it out)");
     }
     tpotSloHeader = header("tpotSloHeader", tpotSloHeader, "x-slo-tpot-ms");
+    poolImports = poolImports == null ? PoolImportsSection.DEFAULTS : poolImports;
   }
 
   private static void checkClusters(List<ClusterConfig> clusters, List<String> regions) {
