@@ -174,15 +174,7 @@ class FleetChartTest {
             "inference.networking.x-k8s.io/inferencepoolimports:list",
             "inference.networking.x-k8s.io/inferencepoolimports:watch");
     assertThat(binding.getMetadata().getNamespace()).isEqualTo("models");
-    assertThat(binding.getRoleRef().getName()).isEqualTo(FLEET);
-    assertThat(binding.getSubjects())
-        .singleElement()
-        .satisfies(
-            s -> {
-              assertThat(s.getKind()).isEqualTo("ServiceAccount");
-              assertThat(s.getName()).isEqualTo(FLEET);
-              assertThat(s.getNamespace()).isEqualTo(Chart.NAMESPACE);
-            });
+    RbacTest.assertGivesRoleToAccountOnly(binding, FLEET, FLEET);
     assertThat(
             Chart.render(Scenarios.FLEET.values() + "    poolImports: {enabled: true}\n")
                 .get(Role.class, FLEET)
