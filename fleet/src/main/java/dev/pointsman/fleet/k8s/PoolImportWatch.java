@@ -224,8 +224,10 @@ public final class PoolImportWatch implements AutoCloseable {
 
   private void failed(Throwable t) {
     Failure kind = PoolImports.classify(t);
-    failures.get(kind).increment();
     String message = String.valueOf(t.getMessage());
+    lastMessage = message;
+    lastFailure = kind; // before the count: whoever sees the count sees the state
+    failures.get(kind).increment();
     if (kind != logged) {
       logged = kind;
       LOG.warn(
@@ -239,8 +241,6 @@ public final class PoolImportWatch implements AutoCloseable {
     } else {
       LOG.debug("InferencePoolImports still cannot be read ({}): {}", kind.label(), message);
     }
-    lastFailure = kind;
-    lastMessage = message;
   }
 
   @Override

@@ -17,21 +17,16 @@ import dev.pointsman.picker.summary.ClusterSummary;
 import dev.pointsman.picker.summary.PoolSummary;
 import dev.pointsman.testing.Await;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -96,10 +91,7 @@ class PoolImportPlacementTest {
 
   @BeforeEach
   void setUp() {
-    server =
-        new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
-    server.init();
+    server = MockImports.server(dispatcher);
     admin = server.createClient();
     long now = System.nanoTime();
     for (var c : CONFIG.clusters()) {
@@ -162,89 +154,15 @@ class PoolImportPlacementTest {
   }
 
   private void installCrd() {
-    admin
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .resource(
-            new CustomResourceDefinitionBuilder()
-                .withNewMetadata()
-                .withName(PoolImports.PLURAL + "." + PoolImports.GROUP)
-                .endMetadata()
-                .withNewSpec()
-                .withGroup(PoolImports.GROUP)
-                .withScope("Namespaced")
-                .withNewNames()
-                .withKind(PoolImports.KIND)
-                .withPlural(PoolImports.PLURAL)
-                .withSingular("inferencepoolimport")
-                .endNames()
-                .addNewVersion()
-                .withName(PoolImports.VERSION)
-                .withServed(true)
-                .withStorage(true)
-                .withNewSubresources()
-                .withNewStatus()
-                .endStatus()
-                .endSubresources()
-                .withNewSchema()
-                .withNewOpenAPIV3Schema()
-                .withType("object")
-                .withXKubernetesPreserveUnknownFields(true)
-                .endOpenAPIV3Schema()
-                .endSchema()
-                .endVersion()
-                .endSpec()
-                .build())
-        .create();
+    MockImports.installCrd(admin);
   }
 
   private Resource<GenericKubernetesResource> imported(String pool) {
-    return admin.genericKubernetesResources(PoolImports.CONTEXT).inNamespace(NS).withName(pool);
+    return MockImports.imported(admin, NS, pool);
   }
 
-  /** Creates or rewrites import {@code pool}'s status as its controller would. */
   private void exportedBy(String pool, String... clusterNames) {
-    if (imported(pool).get() == null) {
-      admin
-          .genericKubernetesResources(PoolImports.CONTEXT)
-          .inNamespace(NS)
-          .resource(
-              new GenericKubernetesResourceBuilder()
-                  .withApiVersion(PoolImports.GROUP + "/" + PoolImports.VERSION)
-                  .withKind(PoolImports.KIND)
-                  .withNewMetadata()
-                  .withName(pool)
-                  .withNamespace(NS)
-                  .endMetadata()
-                  .addToAdditionalProperties("spec", Map.of("aKnobOfALaterRelease", 1))
-                  .build())
-          .create();
-    }
-    List<Map<String, Object>> exporting = new ArrayList<>();
-    for (String name : clusterNames) {
-      exporting.add(Map.of("name", name));
-    }
-    GenericKubernetesResource current = imported(pool).get();
-    current.setAdditionalProperty(
-        "status",
-        Map.of(
-            "controllers",
-            List.of(
-                Map.of(
-                    "name",
-                    "example.net/import-controller",
-                    "exportingClusters",
-                    exporting,
-                    "conditions",
-                    List.of(Map.of("type", "Accepted", "status", "True")),
-                    "aFieldOfALaterRelease",
-                    "ignored"))));
-    admin
-        .genericKubernetesResources(PoolImports.CONTEXT)
-        .inNamespace(NS)
-        .resource(current)
-        .updateStatus();
+    MockImports.exportedBy(admin, NS, pool, clusterNames);
   }
 
   private Set<String> exporters(String pool) {
