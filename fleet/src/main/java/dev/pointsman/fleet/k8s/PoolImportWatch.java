@@ -16,6 +16,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,9 +62,10 @@ public final class PoolImportWatch implements AutoCloseable {
     UNAVAILABLE
   }
 
-  private final KubernetesClient client;
+  private final Supplier<KubernetesClient> clients;
   private final boolean ownsClient;
-  private final String namespace;
+  private volatile KubernetesClient client;
+  private volatile String namespace; // null until start() when it is the client's own
   private final Set<String> clusters;
   private final AtomicReference<PoolExports> exports = new AtomicReference<>(PoolExports.NONE);
   private final Map<Failure, LongAdder> failures = new EnumMap<>(Failure.class);
@@ -82,14 +84,17 @@ public final class PoolImportWatch implements AutoCloseable {
    * @param clusters the fleet's cluster names; an import naming another is counted and logged once
    */
   public PoolImportWatch(KubernetesClient client, String namespace, Collection<String> clusters) {
-    this(client, false, namespace, clusters);
+    this(() -> client, false, Objects.requireNonNull(namespace, "namespace"), clusters);
   }
 
   private PoolImportWatch(
-      KubernetesClient client, boolean ownsClient, String namespace, Collection<String> clusters) {
-    this.client = Objects.requireNonNull(client, "client");
+      Supplier<KubernetesClient> clients,
+      boolean ownsClient,
+      String namespace,
+      Collection<String> clusters) {
+    this.clients = clients;
     this.ownsClient = ownsClient;
-    this.namespace = Objects.requireNonNull(namespace, "namespace");
+    this.namespace = namespace;
     this.clusters = Set.copyOf(clusters);
     for (Failure f : Failure.values()) {
       failures.put(f, new LongAdder());
@@ -97,21 +102,25 @@ public final class PoolImportWatch implements AutoCloseable {
   }
 
   /**
-   * A watch with its own client, from kubeconfig or the in-cluster service account; {@code
-   * namespace} null for the client's own (else {@code default}).
+   * A watch with its own client, from kubeconfig or the in-cluster service account, made at {@link
+   * #start()} (a client that cannot be made is a failure like the others); {@code namespace} null
+   * for the client's own (else {@code default}).
    */
   public static PoolImportWatch connect(String namespace, Collection<String> clusters) {
-    KubernetesClient client = new KubernetesClientBuilder().build();
-    String ns = namespace != null ? namespace : client.getNamespace();
-    return new PoolImportWatch(client, true, ns == null ? "default" : ns, clusters);
+    return new PoolImportWatch(
+        () -> new KubernetesClientBuilder().build(), true, namespace, clusters);
   }
 
   /** Starts listing and watching; returns at once, never throws for the API's failures. */
   public PoolImportWatch start() {
     try {
+      KubernetesClient c = Objects.requireNonNull(clients.get(), "client");
+      client = c;
+      if (namespace == null) {
+        namespace = c.getNamespace() == null ? "default" : c.getNamespace();
+      }
       SharedIndexInformer<GenericKubernetesResource> i =
-          client
-              .genericKubernetesResources(PoolImports.CONTEXT)
+          c.genericKubernetesResources(PoolImports.CONTEXT)
               .inNamespace(namespace)
               .runnableInformer(0);
       i.addEventHandler(new Publish());
@@ -249,8 +258,9 @@ public final class PoolImportWatch implements AutoCloseable {
     if (i != null) {
       i.close();
     }
-    if (ownsClient) {
-      client.close();
+    KubernetesClient c = client;
+    if (ownsClient && c != null) {
+      c.close();
     }
   }
 
