@@ -41,6 +41,17 @@ class BoundariesTest {
   }
 
   @Test
+  void onlyTheK8sPackageSeesTheKubernetesClient() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.pointsman.fleet.k8s..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.fabric8..")
+        .check(FLEET);
+  }
+
+  @Test
   void noFleetClassSeesEnvoysTypes() {
     // the shared extproc module plays the protocol; the fleet supplies only its decision
     noClasses().should().dependOnClassesThat().resideInAPackage("io.envoyproxy..").check(FLEET);

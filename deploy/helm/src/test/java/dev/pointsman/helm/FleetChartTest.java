@@ -9,9 +9,12 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * fleet.enabled installs the fleet tier (docs/fleet.md): its config from fleet.config over the
  * chart's listeners and TLS files, a Deployment, a headless Service. picker.summary.enabled makes a
  * cluster's picker publish its summary on a port, Service and NetworkPolicy rule of their own.
+ * fleet.config.poolImports gives the fleet an account that may list and watch InferencePoolImports.
  */
 class FleetChartTest {
   private static final String FLEET = "pointsman-fleet";
@@ -125,6 +129,59 @@ class FleetChartTest {
             rule ->
                 assertThat(rule.getPorts())
                     .anySatisfy(p -> assertThat(p.getPort().getStrVal()).isEqualTo("summary")));
+  }
+
+  @Test
+  void withoutPoolImportsTheFleetHasNoKubernetesIdentity() {
+    Rendered r = Scenarios.FLEET.render();
+
+    assertThat(
+            r.get(Deployment.class, FLEET)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getAutomountServiceAccountToken())
+        .isFalse();
+    assertThat(r.find(ServiceAccount.class, FLEET)).isEmpty();
+    assertThat(r.find(Role.class, FLEET)).isEmpty();
+    assertThat(r.find(RoleBinding.class, FLEET)).isEmpty();
+  }
+
+  @Test
+  void poolImportsGiveTheFleetItsOwnAccountWithListAndWatchOnThemOnly() {
+    Rendered r =
+        Chart.render(
+            Scenarios.FLEET.values() + "    poolImports: {enabled: true, namespace: models}\n");
+    var pod = r.get(Deployment.class, FLEET).getSpec().getTemplate().getSpec();
+    Role role = r.get(Role.class, FLEET);
+    RoleBinding binding = r.get(RoleBinding.class, FLEET);
+
+    assertThat(
+            FleetConfig.parse(r.get(ConfigMap.class, FLEET).getData().get("fleet.yaml"))
+                .poolImports())
+        .satisfies(
+            p -> {
+              assertThat(p.enabled()).isTrue();
+              assertThat(p.namespace()).isEqualTo("models");
+            });
+    assertThat(pod.getServiceAccountName()).isEqualTo(FLEET);
+    assertThat(pod.getAutomountServiceAccountToken()).isTrue();
+    assertThat(r.get(ServiceAccount.class, FLEET).getMetadata().getNamespace())
+        .isEqualTo(Chart.NAMESPACE);
+    assertThat(role.getMetadata().getNamespace()).isEqualTo("models");
+    assertThat(RbacTest.permissions(role.getRules()))
+        .containsExactlyInAnyOrder(
+            "inference.networking.x-k8s.io/inferencepoolimports:list",
+            "inference.networking.x-k8s.io/inferencepoolimports:watch");
+    assertThat(binding.getMetadata().getNamespace()).isEqualTo("models");
+    RbacTest.assertGivesRoleToAccountOnly(binding, FLEET, FLEET);
+    assertThat(
+            Chart.render(Scenarios.FLEET.values() + "    poolImports: {enabled: true}\n")
+                .get(Role.class, FLEET)
+                .getMetadata()
+                .getNamespace())
+        .as("the fleet's own namespace by default")
+        .isEqualTo(Chart.NAMESPACE);
   }
 
   @Test

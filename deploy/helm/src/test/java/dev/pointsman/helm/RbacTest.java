@@ -113,14 +113,19 @@ class RbacTest {
     Rendered r = scenario.render();
     RoleBinding binding = r.get(RoleBinding.class, PICKER);
 
+    assertGivesRoleToAccountOnly(binding, PICKER, PICKER);
+  }
+
+  /** {@code binding} gives Role {@code role} to the release's ServiceAccount {@code account}. */
+  static void assertGivesRoleToAccountOnly(RoleBinding binding, String role, String account) {
     assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
-    assertThat(binding.getRoleRef().getName()).isEqualTo(PICKER);
+    assertThat(binding.getRoleRef().getName()).isEqualTo(role);
     assertThat(binding.getSubjects())
         .singleElement()
         .satisfies(
             s -> {
               assertThat(s.getKind()).isEqualTo("ServiceAccount");
-              assertThat(s.getName()).isEqualTo(PICKER);
+              assertThat(s.getName()).isEqualTo(account);
               assertThat(s.getNamespace()).isEqualTo(Chart.NAMESPACE);
             });
   }

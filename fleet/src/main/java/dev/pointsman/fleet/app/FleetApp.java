@@ -6,10 +6,13 @@ import dev.pointsman.fleet.config.FleetConfig;
 import dev.pointsman.fleet.extproc.FleetHandler;
 import dev.pointsman.fleet.health.ClusterHealth;
 import dev.pointsman.fleet.health.Failover;
+import dev.pointsman.fleet.k8s.PoolImportWatch;
 import dev.pointsman.fleet.routing.Cluster;
+import dev.pointsman.fleet.routing.PoolExports;
 import dev.pointsman.fleet.summary.SummaryChannels;
 import dev.pointsman.fleet.summary.SummaryPoller;
 import dev.pointsman.fleet.telemetry.FleetMetrics;
+import dev.pointsman.fleet.telemetry.PoolImportMeters;
 import dev.pointsman.inference.request.ParserLimits;
 import dev.pointsman.inference.request.RequestParser;
 import dev.pointsman.picker.replication.ReplicationStatus;
@@ -43,6 +46,7 @@ public final class FleetApp implements AutoCloseable {
   private final GrpcServer grpc;
   private final AdminServer admin;
   private final Replicator replicator;
+  private final PoolImportWatch imports; // null unless poolImports.enabled
 
   public FleetApp(FleetConfig config) {
     this.config = config;
@@ -65,6 +69,14 @@ public final class FleetApp implements AutoCloseable {
       clusters.add(new Cluster(c, health, poller::latest));
     }
     FleetMetrics meters = new FleetMetrics(metrics.registry(), clusters, System::nanoTime);
+    this.imports =
+        config.poolImports().enabled()
+            ? PoolImportWatch.connect(
+                config.poolImports().namespace(), clusters.stream().map(Cluster::name).toList())
+            : null;
+    if (imports != null) {
+      PoolImportMeters.bind(metrics.registry(), imports);
+    }
     var settings = config.extProcSettings();
     // the fleet reads no more of the prompt than its prefix digests cover
     RequestParser parser =
@@ -79,7 +91,8 @@ public final class FleetApp implements AutoCloseable {
             clusters,
             () -> ThreadLocalRandom.current().nextDouble(),
             System::nanoTime,
-            meters);
+            meters,
+            imports == null ? () -> PoolExports.NONE : imports::exports);
     // the replicas share their budgets' use through the pickers' replication engine
     this.replicator =
         config.replication().enabled()
@@ -102,7 +115,8 @@ public final class FleetApp implements AutoCloseable {
     this.admin =
         new AdminServer(config.admin().toServerConfig(), metrics.registry(), this::ready)
             .register("/debug/clusters", this::clustersReport)
-            .register("/debug/replication", this::replicationReport);
+            .register("/debug/replication", this::replicationReport)
+            .register("/debug/pool-imports", this::poolImportsReport);
   }
 
   public FleetApp start() {
@@ -113,6 +127,9 @@ public final class FleetApp implements AutoCloseable {
     }
     channels.start(executor, GrpcServer.TLS_RELOAD_PERIOD);
     pollers.forEach(p -> p.start(executor, config.summaries().intervalMillis()));
+    if (imports != null) {
+      imports.start();
+    }
     executor.scheduleWithFixedDelay(
         () -> grpc.setReady(ready()), 0, 100, java.util.concurrent.TimeUnit.MILLISECONDS);
     return this;
@@ -173,6 +190,14 @@ public final class FleetApp implements AutoCloseable {
     return out;
   }
 
+  /** Whether InferencePoolImports are read, and what the watch has read and met. */
+  public Map<String, Object> poolImportsReport() {
+    if (imports == null) {
+      return Map.of("state", "disabled");
+    }
+    return imports.report();
+  }
+
   /** The share of its traffic {@code cluster} may take now (0 drained, 1 healthy). */
   public double share(String cluster) {
     long now = System.nanoTime();
@@ -223,6 +248,9 @@ public final class FleetApp implements AutoCloseable {
       replicator.close();
     }
     pollers.forEach(SummaryPoller::close);
+    if (imports != null) {
+      imports.close();
+    }
     channels.close();
     executor.shutdownNow();
     admin.close();

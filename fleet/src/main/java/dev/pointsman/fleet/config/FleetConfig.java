@@ -55,6 +55,7 @@ import java.util.function.LongSupplier;
  * @param fallbacks how many further clusters each placed request names, best first, for the data
  *     plane to resend it to when the chosen cluster's gateway refuses it before it started (default
  *     1; 0 for none, at most {@value Chooser#MAX_FALLBACKS})
+ * @param poolImports whether and where InferencePoolImports are read (default: not read)
  */
 public record FleetConfig(
     GrpcSection grpc,
@@ -75,7 +76,8 @@ public record FleetConfig(
     Integer sloTpotMillis,
     String tpotSloHeader,
     ReplicationSection replication,
-    Integer fallbacks) {
+    Integer fallbacks,
+    PoolImportsSection poolImports) {
 
   public FleetConfig {
     grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
@@ -131,6 +133,7 @@ public record FleetConfig(
       throw new IllegalArgumentException(
           "fallbacks: " + fallbacks + " (expected 0.." + Chooser.MAX_FALLBACKS + ")");
     }
+    poolImports = poolImports == null ? PoolImportsSection.DEFAULTS : poolImports;
   }
 
   /** The pickers' default replication cluster name, which the fleet tier must not join. */
@@ -206,7 +209,8 @@ public record FleetConfig(
         sloTpotMillis,
         tpotSloHeader,
         replication.withBindAddress(address),
-        fallbacks);
+        fallbacks,
+        poolImports);
   }
 
   /** The tenants' budgets, on the given clock. */

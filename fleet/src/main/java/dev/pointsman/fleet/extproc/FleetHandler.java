@@ -11,6 +11,7 @@ import dev.pointsman.fleet.choice.Option;
 import dev.pointsman.fleet.config.FleetConfig;
 import dev.pointsman.fleet.routing.Cluster;
 import dev.pointsman.fleet.routing.ClusterOptions;
+import dev.pointsman.fleet.routing.PoolExports;
 import dev.pointsman.fleet.summary.Received;
 import dev.pointsman.fleet.telemetry.FleetMetrics;
 import dev.pointsman.inference.error.OpenAiError;
@@ -29,6 +30,7 @@ import java.util.Objects;
 import java.util.StringJoiner;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The fleet tier's decision: which cluster's gateway a request goes to, returned as the destination
@@ -68,6 +70,7 @@ public final class FleetHandler implements ExtProcHandler {
   private final LongSupplier nanoClock;
   private final FleetMetrics metrics;
   private final TokenBudgets budgets;
+  private final Supplier<PoolExports> exports;
 
   public FleetHandler(
       FleetConfig config,
@@ -75,6 +78,21 @@ public final class FleetHandler implements ExtProcHandler {
       DoubleSupplier draws,
       LongSupplier nanoClock,
       FleetMetrics metrics) {
+    this(config, clusters, draws, nanoClock, metrics, () -> PoolExports.NONE);
+  }
+
+  /**
+   * A handler that places a request for an imported pool only on the clusters that export it.
+   *
+   * @param exports the latest InferencePoolImports read, asked once per request
+   */
+  public FleetHandler(
+      FleetConfig config,
+      List<Cluster> clusters,
+      DoubleSupplier draws,
+      LongSupplier nanoClock,
+      FleetMetrics metrics,
+      Supplier<PoolExports> exports) {
     this.config = Objects.requireNonNull(config, "config");
     this.clusters = List.copyOf(clusters);
     this.clusters.forEach(c -> byName.put(c.name(), c));
@@ -84,6 +102,7 @@ public final class FleetHandler implements ExtProcHandler {
     this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.budgets = config.tokenBudgets(nanoClock);
+    this.exports = Objects.requireNonNull(exports, "exports");
   }
 
   /** The tenants' budgets this handler enforces: what the fleet tier's replicas share. */
@@ -118,7 +137,8 @@ public final class FleetHandler implements ExtProcHandler {
     long[] chain = HotPrefixes.chain(body.model(), body.promptPrefix());
     Choice choice =
         chooser.choose(
-            ClusterOptions.of(clusters, body.model(), region, chain, nanoClock.getAsLong()),
+            ClusterOptions.of(
+                clusters, body.model(), region, chain, nanoClock.getAsLong(), exports.get()),
             slo,
             tpotSlo,
             objectives.sheddable(head.objective()),

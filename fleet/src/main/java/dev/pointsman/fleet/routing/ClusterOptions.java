@@ -11,13 +11,25 @@ import java.util.List;
  * plus the best predicted time to first token of the cluster's pools that serve its model (and that
  * pool's predicted time per output token), how deep its prefix is hot there, and the cluster's
  * share now. A model no cluster lists (an alias, say) is judged on every pool, and the chosen
- * cluster's picker resolves it.
+ * cluster's picker resolves it. A pool that an InferencePoolImport names ({@link PoolExports})
+ * counts only on the clusters that export it.
  */
 public final class ClusterOptions {
   private ClusterOptions() {}
 
   public static List<Option> of(
       List<Cluster> clusters, String model, String region, long[] chain, long nowNanos) {
+    return of(clusters, model, region, chain, nowNanos, PoolExports.NONE);
+  }
+
+  /** The options, each cluster's pools limited to those {@code exports} allows it to serve. */
+  public static List<Option> of(
+      List<Cluster> clusters,
+      String model,
+      String region,
+      long[] chain,
+      long nowNanos,
+      PoolExports exports) {
     // a request without a model is left to the clusters' pickers (their default model)
     boolean listed = false;
     for (int i = 0; model != null && !listed && i < clusters.size(); i++) {
@@ -31,7 +43,9 @@ public final class ClusterOptions {
       int depth = 0;
       if (r != null) {
         for (PoolSummary p : r.summary().pools()) {
-          if (!p.serving() || (listed && !p.models().contains(model))) {
+          if (!p.serving()
+              || (listed && !p.models().contains(model))
+              || !exports.allows(p.pool(), c.name())) {
             continue;
           }
           double predicted = p.predictedTtftMillis() + r.sent().get() * p.ttftPerRequestMillis();

@@ -73,6 +73,21 @@ class FleetConfigTest {
   }
 
   @Test
+  void poolImportsAreOffByDefaultAndTheirNamespaceIsChecked() {
+    String base = "regions: [us, eu]\n" + SUMMARIES + CLUSTER;
+
+    assertThat(FleetConfig.parse(base).poolImports().enabled()).isFalse();
+    PoolImportsSection on =
+        FleetConfig.parse(base + "poolImports: {enabled: true, namespace: models}\n").poolImports();
+    assertThat(on.enabled()).isTrue();
+    assertThat(on.namespace()).isEqualTo("models");
+    assertThat(FleetConfig.parse(base + "poolImports: {enabled: true}\n").poolImports().namespace())
+        .isNull();
+    assertThatThrownBy(() -> FleetConfig.parse(base + "poolImports: {namespace: Models_1}\n"))
+        .hasMessageContaining("poolImports.namespace: 'Models_1' (expected a namespace name");
+  }
+
+  @Test
   void aRegionWithoutARoundTripIsAnErrorNamingTheCluster() {
     assertThatThrownBy(() -> FleetConfig.parse("regions: [us, ap]\n" + SUMMARIES + CLUSTER))
         .hasMessageContaining("clusters[0].rttMillis: no 'ap'");
