@@ -314,6 +314,17 @@ the fallback Service (envoy.defaultService, the existing balancer) with ext_proc
 {{- printf "%s-fleet" (include "pointsman.fullname" .) }}
 {{- end }}
 
+{{- define "pointsman.fleet.peers" -}}
+{{- printf "%s-fleet-peers" (include "pointsman.fullname" .) }}
+{{- end }}
+
+{{- define "pointsman.fleet.replication" -}}
+{{- $r := .Values.fleet.replication.enabled }}
+{{- if eq (toString $r) "auto" }}
+{{- if gt (int .Values.fleet.replicas) 1 }}true{{ end }}
+{{- else if eq (toString $r) "true" }}true{{ end }}
+{{- end }}
+
 {{- define "pointsman.fleet.selectorLabels" -}}
 {{ include "pointsman.selectorLabels" . }}
 app.kubernetes.io/component: fleet

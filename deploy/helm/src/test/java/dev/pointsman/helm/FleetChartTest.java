@@ -92,7 +92,9 @@ class FleetChartTest {
     Container fleet = container(r, FLEET);
     Service service = r.get(Service.class, FLEET);
 
-    assertThat(fleet.getArgs()).containsExactly("fleet", "--config", "/etc/pointsman/fleet.yaml");
+    assertThat(fleet.getArgs())
+        .containsExactly(
+            "fleet", "--config", "/etc/pointsman/fleet.yaml", "--replication-bind", "$(POD_IP)");
     assertThat(fleet.getPorts())
         .extracting(ContainerPort::getName, ContainerPort::getContainerPort)
         .contains(
@@ -103,6 +105,41 @@ class FleetChartTest {
     assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
     assertThat(r.get(Deployment.class, FLEET).getSpec().getTemplate().getMetadata().getLabels())
         .containsAllEntriesOf(service.getSpec().getSelector());
+  }
+
+  @Test
+  void twoFleetReplicasShareTheirBudgetsThroughAPeersServiceAndOneDoesNot() {
+    Rendered two = Scenarios.FLEET.render();
+    FleetConfig shared =
+        FleetConfig.parse(two.get(ConfigMap.class, FLEET).getData().get("fleet.yaml"));
+    Service peers = two.get(Service.class, "pointsman-fleet-peers");
+
+    assertThat(shared.replication().enabled()).isTrue();
+    assertThat(shared.replication().cluster()).isEqualTo(FLEET);
+    assertThat(shared.replication().expectedMembers()).isEqualTo(2);
+    assertThat(shared.replication().discovery().dnsQuery())
+        .isEqualTo("pointsman-fleet-peers.pointsman.svc.cluster.local");
+    assertThat(peers.getSpec().getClusterIP()).isEqualTo("None");
+    assertThat(peers.getSpec().getPublishNotReadyAddresses()).isTrue();
+    assertThat(peers.getSpec().getPorts().getFirst().getTargetPort().getStrVal())
+        .isEqualTo("replication");
+    assertThat(container(two, FLEET).getPorts())
+        .extracting(ContainerPort::getName)
+        .contains("replication");
+    assertThat(container(two, FLEET).getEnv())
+        .extracting(e -> e.getName())
+        .contains("POD_NAME", "POD_IP");
+
+    Rendered one =
+        Chart.render(
+            Scenarios.FLEET.values().replace("enabled: true\n", "enabled: true\n  replicas: 1\n"));
+    assertThat(
+            FleetConfig.parse(one.get(ConfigMap.class, FLEET).getData().get("fleet.yaml"))
+                .replication()
+                .enabled())
+        .isFalse();
+    assertThat(one.find(Service.class, "pointsman-fleet-peers")).isEmpty();
+    assertThat(container(one, FLEET).getArgs()).doesNotContain("--replication-bind");
   }
 
   @Test
