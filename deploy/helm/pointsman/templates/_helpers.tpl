@@ -335,6 +335,16 @@ app.kubernetes.io/component: fleet
 app.kubernetes.io/component: fleet
 {{- end }}
 
+{{- define "pointsman.fleet.envoySelectorLabels" -}}
+{{ include "pointsman.selectorLabels" . }}
+app.kubernetes.io/component: fleet-envoy
+{{- end }}
+
+{{- define "pointsman.fleet.envoyLabels" -}}
+{{ include "pointsman.labels" . }}
+app.kubernetes.io/component: fleet-envoy
+{{- end }}
+
 {{- define "pointsman.picker.summaryService" -}}
 {{- printf "%s-picker-summary" (include "pointsman.fullname" .) }}
 {{- end }}

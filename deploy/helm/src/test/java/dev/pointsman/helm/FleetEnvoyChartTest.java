@@ -13,6 +13,9 @@ import io.envoyproxy.envoy.extensions.clusters.aggregate.v3.ClusterConfig;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.retry.priority.previous_priorities.v3.PreviousPrioritiesConfig;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -172,6 +175,66 @@ class FleetEnvoyChartTest {
     EnvoyConfigRules.assertPickerCluster(fleet);
     assertThat(EnvoyConfigRules.firstAddress(fleet).getAddress())
         .isEqualTo("other-pointsman-fleet.infer.svc.cluster.local");
+  }
+
+  @Test
+  void withFleetEnvoyEnabledTheChartRunsItOnTheRenderedBootstrapWithItsCertificates() {
+    String envoy =
+        values("")
+            + """
+              envoy:
+                enabled: true
+                tlsSecretName: fleet-gateway-tls
+                clustersCaSecretName: cluster-gateways-ca
+            """;
+    Rendered r = Chart.render(envoy);
+    var deployment = r.get(Deployment.class, CONFIG_MAP);
+    var pod = deployment.getSpec().getTemplate().getSpec();
+    var container = pod.getContainers().getFirst();
+    Service service = r.get(Service.class, CONFIG_MAP);
+
+    assertThat(container.getArgs()).containsSequence("--config-path", "/etc/envoy/envoy.yaml");
+    assertThat(container.getVolumeMounts())
+        .extracting(VolumeMount::getMountPath)
+        .contains(
+            "/etc/envoy/envoy.yaml",
+            "/etc/envoy/sds",
+            "/etc/envoy/tls",
+            "/etc/envoy/picker-ca",
+            "/etc/envoy/clusters-ca");
+    // every file the bootstrap names comes from the rendered ConfigMap or a Secret's key
+    assertThat(pod.getVolumes())
+        .filteredOn(v -> v.getConfigMap() != null)
+        .allSatisfy(v -> assertThat(v.getConfigMap().getName()).isEqualTo(CONFIG_MAP));
+    assertThat(pod.getVolumes())
+        .filteredOn(v -> v.getSecret() != null)
+        .extracting(
+            v -> v.getSecret().getSecretName() + ":" + v.getSecret().getItems().getFirst().getKey())
+        .containsExactlyInAnyOrder(
+            "fleet-gateway-tls:tls.crt", "fleet-tls:ca.crt", "cluster-gateways-ca:ca.crt");
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/ready");
+    assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations())
+        .containsKey("checksum/config");
+    assertThat(service.getSpec().getType()).isEqualTo("LoadBalancer");
+    assertThat(service.getMetadata().getAnnotations())
+        .containsEntry("service.beta.kubernetes.io/aws-load-balancer-scheme", "internal");
+    assertThat(service.getSpec().getSelector())
+        .isEqualTo(deployment.getSpec().getSelector().getMatchLabels())
+        .containsEntry("app.kubernetes.io/component", "fleet-envoy");
+    // the bootstrap's listener is the port the Service targets
+    assertThat(container.getPorts())
+        .anySatisfy(
+            p -> {
+              assertThat(p.getName()).isEqualTo("https");
+              assertThat(p.getContainerPort()).isEqualTo(8443);
+            });
+
+    assertThat(Chart.render(values("")).find(Deployment.class, CONFIG_MAP)).isEmpty();
+    assertThatThrownBy(
+            () -> Chart.render((values("") + "  envoy: {enabled: true, tlsSecretName: x}\n")))
+        .hasMessageContaining("fleet.envoy.enabled needs fleet.envoy.tlsSecretName");
   }
 
   @Test

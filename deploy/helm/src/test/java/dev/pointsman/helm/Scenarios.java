@@ -107,7 +107,7 @@ final class Scenarios {
 
   static final Scenario FLEET =
       new Scenario(
-          "fleet tier and the picker's cluster summary",
+          "fleet tier, its Envoy and the picker's cluster summary",
           """
           picker:
             summary: {enabled: true, cluster: us-east-spot, secretName: picker-summary-tls, \
@@ -116,6 +116,8 @@ final class Scenarios {
             enabled: true
             tlsSecretName: fleet-tls
             summariesSecretName: fleet-summaries
+            envoy: {enabled: true, tlsSecretName: fleet-gateway-tls, \
+          clustersCaSecretName: cluster-gateways-ca}
             config:
               regions: [us-east, eu-west]
               sloTtftMillis: 1500
