@@ -27,8 +27,9 @@ import java.util.List;
  *
  * <p>The choice also names up to {@code fallbacks} other clusters, the next ones down the same
  * order (each once, ramping ones included, drained ones never, and for sheddable traffic never an
- * on-demand one): where the data plane resends a request the chosen cluster refused before it
- * started.
+ * on-demand one), those known to run in another region than the chosen one first: where the data
+ * plane resends a request the chosen cluster refused before it started, which a region going away
+ * must not take with it.
  */
 public final class Chooser {
   /** The most fallbacks a choice may name. */
@@ -143,7 +144,19 @@ public final class Chooser {
       reason = firstReason;
     }
     order.remove(chosen);
-    return new Choice.Chosen(chosen, reason, order.subList(0, Math.min(fallbacks, order.size())));
+    List<Option> fallbackOrder = new ArrayList<>(order.size());
+    for (Option o : order) {
+      if (o.elsewhereThan(chosen)) {
+        fallbackOrder.add(o);
+      }
+    }
+    for (Option o : order) {
+      if (!o.elsewhereThan(chosen)) {
+        fallbackOrder.add(o);
+      }
+    }
+    return new Choice.Chosen(
+        chosen, reason, fallbackOrder.subList(0, Math.min(fallbacks, fallbackOrder.size())));
   }
 
   /** Clusters in the order one rule prefers them, and the reason that rule gives. */

@@ -23,7 +23,8 @@ public record Option(
     double predictedTtftMillis,
     int prefixDepth,
     double share,
-    double predictedTpotMillis) {
+    double predictedTpotMillis,
+    String region) {
 
   /** An option without a TPOT prediction. */
   public Option(
@@ -33,7 +34,12 @@ public record Option(
       double predictedTtftMillis,
       int prefixDepth,
       double share) {
-    this(cluster, tier, pricePerGpuHour, predictedTtftMillis, prefixDepth, share, -1);
+    this(cluster, tier, pricePerGpuHour, predictedTtftMillis, prefixDepth, share, -1, null);
+  }
+
+  /** Whether this cluster is known to run in another region than {@code other}'s. */
+  boolean elsewhereThan(Option other) {
+    return region != null && other.region != null && !region.equals(other.region);
   }
 
   public Option {

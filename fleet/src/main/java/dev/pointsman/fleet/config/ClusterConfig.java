@@ -16,6 +16,8 @@ import java.util.TreeMap;
  * @param tier {@code spot}, {@code reserved} or {@code on-demand}
  * @param pricePerGpuHour what its GPUs cost per hour; cheaper clusters are filled first
  * @param rttMillis the network round trip from each client region to this cluster
+ * @param region where the cluster runs (optional): a request's fallbacks are clusters of other
+ *     regions first, so a region that goes away takes no request's fallback with it
  */
 public record ClusterConfig(
     String name,
@@ -24,7 +26,8 @@ public record ClusterConfig(
     String authority,
     String tier,
     Double pricePerGpuHour,
-    Map<String, Double> rttMillis) {
+    Map<String, Double> rttMillis,
+    String region) {
 
   public ClusterConfig {
     if (name == null || name.isBlank()) {
@@ -40,13 +43,17 @@ public record ClusterConfig(
     }
     rttMillis = rttMillis == null ? Map.of() : new TreeMap<>(rttMillis);
     rttMillis.forEach(
-        (region, rtt) -> {
+        (from, rtt) -> {
           if (rtt == null || !(rtt >= 0)) {
             throw new IllegalArgumentException(
-                "rttMillis." + region + ": " + rtt + " (expected milliseconds >= 0)");
+                "rttMillis." + from + ": " + rtt + " (expected milliseconds >= 0)");
           }
         });
     rttMillis = Map.copyOf(rttMillis);
+    if (region != null && region.isBlank()) {
+      throw new IllegalArgumentException(
+          "region: '' (expected where the cluster runs, or leave it out)");
+    }
   }
 
   public Tier costTier() {

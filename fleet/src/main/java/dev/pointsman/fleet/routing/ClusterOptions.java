@@ -65,7 +65,8 @@ public final class ClusterOptions {
               best < 0 ? -1 : rtt + best,
               depth,
               c.health().share(nowNanos),
-              tpot));
+              tpot,
+              c.config().region()));
     }
     return out;
   }

@@ -51,10 +51,10 @@ class ChooserTest {
   @Test
   void aCheapClusterWhoseDecodeIsPastTheSpillMarkOfTheTpotObjectiveSpillsToo() {
     // TTFT is comfortable everywhere; the TPOT objective is 50 ms, its spill mark 40 ms
-    Option slowSpot = new Option("spot", Tier.SPOT, 1.0, 200, 0, 1, 45);
-    Option fastSpot = new Option("spot", Tier.SPOT, 1.0, 200, 0, 1, 35);
-    Option unknownSpot = new Option("spot", Tier.SPOT, 1.0, 200, 0, 1, -1);
-    Option od = new Option("od", Tier.ON_DEMAND, 4.0, 100, 0, 1, 20);
+    Option slowSpot = new Option("spot", Tier.SPOT, 1.0, 200, 0, 1, 45, null);
+    Option fastSpot = new Option("spot", Tier.SPOT, 1.0, 200, 0, 1, 35, null);
+    Option unknownSpot = new Option("spot", Tier.SPOT, 1.0, 200, 0, 1, -1, null);
+    Option od = new Option("od", Tier.ON_DEMAND, 4.0, 100, 0, 1, 20, null);
 
     assertThat(pick(List.of(slowSpot, od), 50)).isEqualTo("od");
     assertThat(pick(List.of(fastSpot, od), 50)).isEqualTo("spot");
@@ -62,7 +62,7 @@ class ChooserTest {
     assertThat(pick(List.of(unknownSpot, od), 50)).isEqualTo("spot");
     assertThat(pick(List.of(slowSpot, od), Double.NaN)).isEqualTo("spot");
     // past the objective itself everywhere: the fastest (by TTFT) takes it
-    Option slowOd = new Option("od", Tier.ON_DEMAND, 4.0, 100, 0, 1, 60);
+    Option slowOd = new Option("od", Tier.ON_DEMAND, 4.0, 100, 0, 1, 60, null);
     Choice c = chooser.choose(List.of(slowSpot, slowOd), SLO, 30, false, 0);
     assertThat(((Choice.Chosen) c).option().cluster()).isEqualTo("od");
     assertThat(((Choice.Chosen) c).reason()).isEqualTo(Choice.Reason.FASTEST_OVER_SLO);
@@ -215,6 +215,24 @@ class ChooserTest {
     assertThat(fallbacks(two, options, false, 0)).containsExactly("spot", "res", "od");
     assertThat(fallbacks(new Chooser(0.8, 1), options, false, 0)).containsExactly("spot", "res");
     assertThat(fallbacks(chooser, options, false, 0)).containsExactly("spot");
+  }
+
+  @Test
+  void fallbacksInAnotherRegionComeFirstThenTheRestInOrder() {
+    Chooser two = new Chooser(0.8, 2);
+    List<Option> options =
+        List.of(
+            new Option("east-spot", Tier.SPOT, 1.0, 200, 0, 1, -1, "us-east"),
+            new Option("east-res", Tier.RESERVED, 2.0, 200, 0, 1, -1, "us-east"),
+            new Option("west-od", Tier.ON_DEMAND, 4.0, 200, 0, 1, -1, "us-west"),
+            new Option("unknown", Tier.ON_DEMAND, 5.0, 200, 0, 1, -1, null));
+
+    // chosen east-spot, then its fallbacks; by the rules' order east-res would come first, but a
+    // lost us-east would take it too
+    assertThat(fallbacks(two, options, false, 0))
+        .containsExactly("east-spot", "west-od", "east-res");
+    assertThat(fallbacks(new Chooser(0.8, 3), options, false, 0))
+        .containsExactly("east-spot", "west-od", "east-res", "unknown");
   }
 
   @Test

@@ -88,6 +88,32 @@ class FleetConfigTest {
   }
 
   @Test
+  void aClustersRegionIsOptionalAndNotBlank() {
+    assertThat(
+            FleetConfig.parse("regions: [us, eu]\n" + SUMMARIES + CLUSTER)
+                .clusters()
+                .getFirst()
+                .region())
+        .isNull();
+    assertThat(
+            FleetConfig.parse(
+                    "regions: [us, eu]\n"
+                        + SUMMARIES
+                        + CLUSTER.replace("tier: spot,", "tier: spot, region: us-east,"))
+                .clusters()
+                .getFirst()
+                .region())
+        .isEqualTo("us-east");
+    assertThatThrownBy(
+            () ->
+                FleetConfig.parse(
+                    "regions: [us, eu]\n"
+                        + SUMMARIES
+                        + CLUSTER.replace("tier: spot,", "tier: spot, region: ' ',")))
+        .hasMessageContaining("region: ''");
+  }
+
+  @Test
   void aRegionWithoutARoundTripIsAnErrorNamingTheCluster() {
     assertThatThrownBy(() -> FleetConfig.parse("regions: [us, ap]\n" + SUMMARIES + CLUSTER))
         .hasMessageContaining("clusters[0].rttMillis: no 'ap'");

@@ -260,7 +260,8 @@ final class FleetRun {
         null,
         spec.tier(),
         spec.pricePerGpuHour(),
-        rtt);
+        rtt,
+        spec.region());
   }
 
   private void at(double timeMs, Runnable action) {
