@@ -60,6 +60,50 @@ class NetworkPolicyTest {
   }
 
   @Test
+  void theFleetTierAcceptsStreamsOnlyFromItsEnvoyAndSharesBudgetsOnlyWithItsReplicas() {
+    Rendered r = Scenarios.FLEET.render();
+    NetworkPolicy fleet = r.get(NetworkPolicy.class, "pointsman-fleet");
+    NetworkPolicy fleetEnvoy = r.get(NetworkPolicy.class, "pointsman-fleet-envoy");
+    var envoyLabels =
+        r.get(Deployment.class, "pointsman-fleet-envoy")
+            .getSpec()
+            .getTemplate()
+            .getMetadata()
+            .getLabels();
+    var fleetLabels =
+        r.get(Deployment.class, "pointsman-fleet")
+            .getSpec()
+            .getTemplate()
+            .getMetadata()
+            .getLabels();
+
+    assertThat(fleetLabels).containsAllEntriesOf(fleet.getSpec().getPodSelector().getMatchLabels());
+    assertThat(fleet.getSpec().getIngress()).hasSize(3);
+    assertThat(ruleForPort(fleet, "grpc").getFrom())
+        .singleElement()
+        .satisfies(
+            peer -> {
+              assertThat(envoyLabels).containsAllEntriesOf(peer.getPodSelector().getMatchLabels());
+              assertThat(fleetLabels)
+                  .doesNotContainEntry("app.kubernetes.io/component", "fleet-envoy");
+            });
+    assertThat(ruleForPort(fleet, "replication").getFrom())
+        .singleElement()
+        .satisfies(
+            peer ->
+                assertThat(fleetLabels)
+                    .containsAllEntriesOf(peer.getPodSelector().getMatchLabels()));
+    assertThat(ruleForPort(fleet, "http-admin").getFrom())
+        .singleElement()
+        .satisfies(peer -> assertThat(peer.getNamespaceSelector()).isNotNull());
+    assertThat(ruleForPort(fleetEnvoy, "https").getFrom())
+        .allSatisfy(peer -> assertThat(peer.getIpBlock()).isNotNull())
+        .isNotEmpty();
+    assertThat(envoyLabels)
+        .containsAllEntriesOf(fleetEnvoy.getSpec().getPodSelector().getMatchLabels());
+  }
+
+  @Test
   void envoyAcceptsOnlyTheAllowedCidrs() {
     NetworkPolicy envoy = Chart.defaults().get(NetworkPolicy.class, "pointsman-envoy");
 
