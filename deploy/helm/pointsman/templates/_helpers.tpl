@@ -445,7 +445,12 @@ app.kubernetes.io/component: fleet-envoy
                             timeout: 0s
                             idle_timeout: 600s
                             retry_policy:
-                              retry_on: connect-failure,refused-stream,reset-before-request
+                              # what never reached a model: a refused or failed connection, and a
+                              # cluster gateway's own answer that it cannot take the request now
+                              retry_on: connect-failure,refused-stream,reset-before-request,retriable-headers
+                              retriable_headers:
+                                - name: x-pointsman-not-started
+                                  string_match: { exact: "true" }
                               num_retries: {{ . }}
                               retry_priority:
                                 name: envoy.retry_priorities.previous_priorities

@@ -168,6 +168,21 @@ public final class Responses {
     return error(error, retryAfterSeconds, Map.of());
   }
 
+  /**
+   * Set to {@code true} on an answer a gateway gave for a request that reached no model server
+   * because it cannot take it now (429, 5xx): another cluster may. The fleet Envoy the chart
+   * renders resends on it (its retry policy's {@code retriable_headers}).
+   */
+  public static final String NOT_STARTED = "x-pointsman-not-started";
+
+  /**
+   * Whether an error of this status, answered by the gateway itself, says that it cannot take the
+   * request now (429 and 5xx), as opposed to a request no gateway would take (4xx).
+   */
+  public static boolean unavailableNow(int status) {
+    return status == 429 || status >= 500;
+  }
+
   /** An error answered directly to the client, also setting {@code extra} headers. */
   public static ProcessingResponse error(
       OpenAiError error, int retryAfterSeconds, Map<String, String> extra) {
@@ -175,6 +190,9 @@ public final class Responses {
         HeaderMutation.newBuilder().addSetHeaders(header("content-type", "application/json"));
     if (retryAfterSeconds > 0) {
       headers.addSetHeaders(header("retry-after", Integer.toString(retryAfterSeconds)));
+    }
+    if (unavailableNow(error.httpStatus())) {
+      headers.addSetHeaders(header(NOT_STARTED, "true"));
     }
     extra.forEach((k, v) -> headers.addSetHeaders(header(k, v)));
     return immediate(error.httpStatus(), headers, error.toJson(), error.code());

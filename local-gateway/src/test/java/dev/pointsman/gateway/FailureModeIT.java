@@ -53,6 +53,8 @@ class FailureModeIT {
       // Envoy's local 500 for a failed ext_proc stream, remapped by local_reply_config
       assertThat(res.statusCode()).isEqualTo(503);
       assertThat(res.headers().firstValue("retry-after")).hasValue("1");
+      // no model server saw it: a fleet in front may resend it to another cluster
+      assertThat(res.headers().firstValue("x-pointsman-not-started")).hasValue("true");
       assertThat(res.body()).contains("\"error\"").contains("endpoint picker");
       assertThat(res.headers().firstValue("x-pointsman-served-by")).isEmpty();
     }

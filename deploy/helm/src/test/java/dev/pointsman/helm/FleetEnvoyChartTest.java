@@ -3,6 +3,7 @@ package dev.pointsman.helm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pointsman.extproc.Responses;
 import dev.pointsman.fleet.extproc.FleetHandler;
 import dev.pointsman.picker.envoy.EnvoyConfigRules;
 import io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap;
@@ -138,7 +139,16 @@ class FleetEnvoyChartTest {
             });
     RetryPolicy retry = route.getRoute().getRetryPolicy();
     assertThat(Set.of(retry.getRetryOn().split(",")))
-        .containsExactlyInAnyOrder("connect-failure", "refused-stream", "reset-before-request");
+        .containsExactlyInAnyOrder(
+            "connect-failure", "refused-stream", "reset-before-request", "retriable-headers");
+    // the only header that makes a response retriable: a gateway's own "not started" answer
+    assertThat(retry.getRetriableHeadersList())
+        .singleElement()
+        .satisfies(
+            h -> {
+              assertThat(h.getName()).isEqualTo(Responses.NOT_STARTED);
+              assertThat(h.getStringMatch().getExact()).isEqualTo("true");
+            });
     assertThat(retry.getNumRetries().getValue()).isEqualTo(2);
     assertThat(retry.getRetryPriority().getName())
         .isEqualTo("envoy.retry_priorities.previous_priorities");

@@ -1,5 +1,6 @@
 package dev.pointsman.gateway.proxy;
 
+import dev.pointsman.extproc.Responses;
 import dev.pointsman.gateway.http.HeaderList;
 import dev.pointsman.inference.error.OpenAiError;
 import io.netty.buffer.ByteBuf;
@@ -31,7 +32,7 @@ record LocalReply(HeaderList headers, ByteBuf body) {
   /**
    * The reply as the client gets it: deploy/envoy/envoy.yaml's {@code local_reply_config} maps
    * every local 500 (picker unreachable, stream broken, a picker error) to 503 with {@code
-   * retry-after: 1}.
+   * retry-after: 1} and {@code x-pointsman-not-started: true} (no model server saw the request).
    */
   LocalReply mapped() {
     if (status() != 500) {
@@ -46,6 +47,9 @@ record LocalReply(HeaderList headers, ByteBuf body) {
         });
     if (!h.contains("retry-after")) {
       h.add("retry-after", "1");
+    }
+    if (!h.contains(Responses.NOT_STARTED)) {
+      h.add(Responses.NOT_STARTED, "true");
     }
     return new LocalReply(h, body);
   }

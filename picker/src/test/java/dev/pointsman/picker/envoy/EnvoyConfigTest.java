@@ -119,6 +119,31 @@ class EnvoyConfigTest {
   }
 
   @Test
+  void aPickerOutageIsA503ThatSaysNoModelServerSawTheRequest() {
+    HttpConnectionManager hcm = mainConnectionManager(EnvoyConfigRules.parse(YAML));
+
+    // only the gateway's own 500s (ext_proc unreachable) are remapped: 503, retry-after, and the
+    // marker a fleet Envoy in front resends on (Responses.NOT_STARTED)
+    assertThat(hcm.getLocalReplyConfig().getMappersList())
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(
+                      m.getFilter()
+                          .getStatusCodeFilter()
+                          .getComparison()
+                          .getValue()
+                          .getDefaultValue())
+                  .isEqualTo(500);
+              assertThat(m.getStatusCode().getValue()).isEqualTo(503);
+              assertThat(m.getHeadersToAddList())
+                  .extracting(h -> h.getHeader().getKey() + "=" + h.getHeader().getValue())
+                  .containsExactlyInAnyOrder(
+                      "retry-after=1", dev.pointsman.extproc.Responses.NOT_STARTED + "=true");
+            });
+  }
+
+  @Test
   void requestsRouteToThePickedPodOrElseToTheFallbackService() {
     Bootstrap bootstrap = EnvoyConfigRules.parse(YAML);
     VirtualHost host = mainVirtualHost(bootstrap);

@@ -88,7 +88,19 @@ class ErrorResponsesTest {
 
   @Test
   void noReadyEndpointIs503() {
-    Replies.assertError(send("{\"model\":\"orphan\",\"prompt\":\"x\"}"), 503, "no_ready_endpoint");
+    ProcessingResponse r = send("{\"model\":\"orphan\",\"prompt\":\"x\"}");
+    Replies.assertError(r, 503, "no_ready_endpoint");
+    // no model server saw it: a fleet Envoy in front may resend it to another cluster
+    assertThat(Replies.setHeaders(r.getImmediateResponse()))
+        .containsEntry("x-pointsman-not-started", "true");
+  }
+
+  @Test
+  void aClientErrorIsNotMarkedForAnotherCluster() {
+    ProcessingResponse r = send("{\"model\": 42}");
+    Replies.assertError(r, 400, null);
+    assertThat(Replies.setHeaders(r.getImmediateResponse()))
+        .doesNotContainKey("x-pointsman-not-started");
   }
 
   @Test
@@ -107,7 +119,9 @@ class ErrorResponsesTest {
     s.requestBody(Replies.chat(Fixture.MODEL, "later", false), true);
     ProcessingResponse r = s.next();
     Replies.assertError(r, 429, "pool_saturated");
-    assertThat(Replies.setHeaders(r.getImmediateResponse())).containsEntry("retry-after", "1");
+    assertThat(Replies.setHeaders(r.getImmediateResponse()))
+        .containsEntry("retry-after", "1")
+        .containsEntry("x-pointsman-not-started", "true");
 
     EnvoyReplay critical = fx.stream().requestHeaders("POST", "/v1/chat/completions", false);
     critical.requestBody(Replies.chat(Fixture.MODEL, "now", false), true);
