@@ -15,7 +15,6 @@ import dev.pointsman.fleet.telemetry.FleetMetrics;
 import dev.pointsman.fleet.telemetry.PoolImportMeters;
 import dev.pointsman.inference.request.ParserLimits;
 import dev.pointsman.inference.request.RequestParser;
-import dev.pointsman.picker.replication.ReplicationStatus;
 import dev.pointsman.picker.replication.Replicator;
 import dev.pointsman.picker.summary.HotPrefixes;
 import dev.pointsman.picker.telemetry.ReplicationMeters;
@@ -147,27 +146,7 @@ public final class FleetApp implements AutoCloseable {
 
   /** How the replicas share the budgets: off, or the replication state and counters. */
   public Map<String, Object> replicationReport() {
-    Map<String, Object> out = new LinkedHashMap<>();
-    if (replicator == null) {
-      out.put("state", ReplicationStatus.OFF.state());
-      return out;
-    }
-    ReplicationStatus s = replicator.status();
-    out.put("state", s.state());
-    out.put("members", s.members());
-    out.put("cold", s.cold());
-    out.put("error", s.error());
-    out.put("budgetsShared", replicator.budgetsShared());
-    out.put("budgetReportsSent", replicator.stats().budgetReports());
-    out.put("budgetsFellBackToLocal", replicator.stats().budgetsLocal());
-    return out;
-  }
-
-  /**
-   * Whether the replicas' budgets are enforced together now (false alone or without replication).
-   */
-  public boolean budgetsShared() {
-    return replicator != null && replicator.budgetsShared();
+    return Replicator.report(replicator);
   }
 
   /** Each cluster's state and share now, and its latest summary's sequence. */

@@ -383,26 +383,7 @@ public final class PickerApp implements AutoCloseable {
   }
 
   private Object replication() {
-    ReplicationStatus s = replicationStatus();
-    java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
-    out.put("state", s.state());
-    out.put("members", s.members());
-    out.put("reportingPeers", s.reporting());
-    out.put("cold", s.cold());
-    out.put("error", s.error());
-    if (replicator != null) {
-      var st = replicator.stats();
-      out.put("messagesSent", st.sent());
-      out.put("messagesReceived", st.received());
-      out.put("bytesSent", st.bytesSent());
-      out.put("bytesReceived", st.bytesReceived());
-      out.put("updatesDropped", st.dropped() + st.oversize());
-      out.put("messagesRejected", st.rejected());
-      out.put("budgetsShared", replicator.budgetsShared());
-      out.put("budgetReportsSent", st.budgetReports());
-      out.put("budgetsFellBackToLocal", st.budgetsLocal());
-    }
-    return out;
+    return Replicator.report(replicator);
   }
 
   private Object shadowReport() {

@@ -135,6 +135,33 @@ public final class Replicator implements Receiver, AutoCloseable {
     return host + "-" + ProcessHandle.current().pid();
   }
 
+  /**
+   * What {@code /debug/replication} shows: where {@code replicator} stands with its peers ({@code
+   * off} when it is null) and its traffic and budget counters.
+   */
+  public static Map<String, Object> report(Replicator replicator) {
+    ReplicationStatus s = replicator == null ? ReplicationStatus.OFF : replicator.status();
+    Map<String, Object> out = new java.util.LinkedHashMap<>();
+    out.put("state", s.state());
+    out.put("members", s.members());
+    out.put("reportingPeers", s.reporting());
+    out.put("cold", s.cold());
+    out.put("error", s.error());
+    if (replicator != null) {
+      ReplicationStats st = replicator.stats();
+      out.put("messagesSent", st.sent());
+      out.put("messagesReceived", st.received());
+      out.put("bytesSent", st.bytesSent());
+      out.put("bytesReceived", st.bytesReceived());
+      out.put("updatesDropped", st.dropped() + st.oversize());
+      out.put("messagesRejected", st.rejected());
+      out.put("budgetsShared", replicator.budgetsShared());
+      out.put("budgetReportsSent", st.budgetReports());
+      out.put("budgetsFellBackToLocal", st.budgetsLocal());
+    }
+    return out;
+  }
+
   /** Joins the cluster in the background and starts sending batches. */
   public Replicator start() {
     scheduler.shareWith(outbox);

@@ -41,24 +41,22 @@ final class DynamoKv implements RoutingPolicy {
     int n = fleet.size();
     int prompt = r.sim().promptTokens();
     double[] cost = new double[n];
-    boolean any = false;
     for (int i = 0; i < n; i++) {
       if (!fleet.inEndpoints(i)) {
         // its discovery no longer lists the worker
         cost[i] = Double.POSITIVE_INFINITY;
         continue;
       }
-      any = true;
       double block = fleet.config(i).gpu().blockSize();
       int cached = Math.min(prompt, fleet.cachedPromptTokensFromKvEvents(r, i));
       double prefill = (load.prefillTokens(i) + prompt - cached) / block;
       double active = load.liveTokens(i) / block + Math.ceil((prompt - cached) / block);
       cost[i] = OVERLAP_SCORE_WEIGHT * prefill + active;
     }
-    if (!any) {
+    int pod = Ties.argMin(cost, random);
+    if (pod < 0) {
       return Route.failed();
     }
-    int pod = Ties.argMin(cost, random);
     load.assign(r, pod);
     return Route.to(pod);
   }

@@ -143,7 +143,7 @@ final class EnvoyWeighted {
       return Route.failed();
     }
     int pod = edf.pick(weight);
-    while (hosts != null && java.util.Arrays.binarySearch(hosts, pod) < 0) {
+    while (hosts != null && (!fleet.inEndpoints(pod) || outliers.ejected(pod))) {
       pod = edf.pick(weight);
     }
     return Route.to(pod);

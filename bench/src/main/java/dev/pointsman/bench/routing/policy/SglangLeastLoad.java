@@ -29,20 +29,18 @@ final class SglangLeastLoad implements RoutingPolicy {
   public Route route(BenchRequest r) {
     int n = fleet.size();
     double[] cost = new double[n];
-    boolean any = false;
     for (int i = 0; i < n; i++) {
       if (!fleet.inEndpoints(i)) {
         cost[i] = Double.POSITIVE_INFINITY;
         continue;
       }
-      any = true;
       double k = Math.min(0.99, fleet.metrics(i).kvUsageOrZero());
       cost[i] = load.liveTokens(i) / fleet.speed(i).prefillTokensPerSecond() + 0.15 * k / (1 - k);
     }
-    if (!any) {
+    int pod = Ties.argMin(cost, random);
+    if (pod < 0) {
       return Route.failed();
     }
-    int pod = Ties.argMin(cost, random);
     load.assign(r, pod);
     return Route.to(pod);
   }
