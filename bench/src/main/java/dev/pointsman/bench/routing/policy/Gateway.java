@@ -252,6 +252,43 @@ public final class Gateway implements RoutingPolicy {
     ended(request, pod, false);
   }
 
+  /**
+   * The pod refused the request before answering. The replica that routed it decides whether it
+   * sends it again; while it will, the request keeps its stream (see {@link #resend}).
+   */
+  @Override
+  public double onConnectFailed(BenchRequest request, int pod, int retriesSoFar) {
+    advance();
+    Integer stream = streamOf.get(request.id());
+    if (stream == null) {
+      return Double.NaN;
+    }
+    double delay = replicas.get(envoys.picker(stream)).onConnectFailed(request, pod, retriesSoFar);
+    if (Double.isNaN(delay)) {
+      streamOf.remove(request.id());
+      envoys.close(stream);
+    }
+    return delay;
+  }
+
+  /**
+   * Routes again a request whose replica chose to send it again after a refusal ({@link
+   * #onConnectFailed}), on the same stream and by the same replica.
+   */
+  public Route resend(BenchRequest request) {
+    advance();
+    Integer stream = streamOf.get(request.id());
+    if (stream == null) {
+      throw new IllegalStateException("request " + request.id() + ": no stream to resend on");
+    }
+    Route route = replicas.get(envoys.picker(stream)).route(request);
+    if (route.outcome() != Route.Outcome.ROUTED && route.outcome() != Route.Outcome.QUEUED) {
+      streamOf.remove(request.id());
+      envoys.close(stream);
+    }
+    return route;
+  }
+
   /** The pod answered the request with a client error at once (see {@link #onFailed}). */
   @Override
   public void onRefused(BenchRequest request, int pod) {

@@ -37,6 +37,18 @@ public interface RoutingPolicy {
   }
 
   /**
+   * {@code pod} refused {@code request} before answering (it is down or restarting: connection
+   * refused). Returns the milliseconds after which this router sends it again, choosing again
+   * ({@link #route}), or NaN when it does not: the client gets the error. {@code retriesSoFar}
+   * counts the times this request was already sent again. By default no router resends: handled as
+   * a failure.
+   */
+  default double onConnectFailed(BenchRequest request, int pod, int retriesSoFar) {
+    onFailed(request, pod);
+    return Double.NaN;
+  }
+
+  /**
    * {@code pod} answered {@code request} with a client error at once (a 404 for an adapter it does
    * not list): no result, but the pod is healthy. By default handled as a failure.
    */

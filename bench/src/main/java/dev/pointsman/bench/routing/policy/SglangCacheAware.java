@@ -14,7 +14,8 @@ import java.util.random.RandomGenerator;
  * rate exceeds {@code cacheThreshold}, the best-matching worker; else the worker with the smallest
  * cached tree. The approximate radix tree per worker is the router's own prefix index of the
  * prompts it sent there (64-character blocks, LRU-bounded); every routed prompt is inserted into
- * its worker's tree.
+ * its worker's tree. The router's default retries and circuit breaker ({@link SglangResilience})
+ * come with it: a worker whose circuit is open is left out like one its discovery does not list.
  */
 final class SglangCacheAware implements RoutingPolicy {
   private final FleetView fleet;
@@ -25,6 +26,7 @@ final class SglangCacheAware implements RoutingPolicy {
   private final OwnLoad load;
   private final PrefixIndex tree = new PrefixIndex(PickerApp.PREFIX_BLOCKS_PER_ENDPOINT);
   private final List<String> addresses = new ArrayList<>();
+  private final SglangResilience resilience;
 
   SglangCacheAware(
       FleetView fleet,
@@ -38,6 +40,7 @@ final class SglangCacheAware implements RoutingPolicy {
     this.absThreshold = absThreshold;
     this.relThreshold = relThreshold;
     this.load = new OwnLoad(fleet.size());
+    this.resilience = new SglangResilience(fleet, random);
     for (int i = 0; i < fleet.size(); i++) {
       addresses.add(FleetView.address(i));
     }
@@ -52,13 +55,14 @@ final class SglangCacheAware implements RoutingPolicy {
   public Route route(BenchRequest r) {
     int n = fleet.size();
     long[] blocks = Policies.GIE_PREFIX_HASHER.hash(fleet.model(r), fleet.promptText(r));
-    // the workers its service discovery lists as ready; the others score +infinity throughout
+    // the workers its service discovery lists as ready and whose circuit is not open; the others
+    // score +infinity throughout
     boolean[] out = new boolean[n];
     int max = Integer.MIN_VALUE;
     int min = Integer.MAX_VALUE;
     double[] loads = new double[n];
     for (int i = 0; i < n; i++) {
-      out[i] = !fleet.inEndpoints(i);
+      out[i] = !fleet.inEndpoints(i) || resilience.open(i);
       int l = load.liveRequests(i);
       loads[i] = out[i] ? Double.POSITIVE_INFINITY : l;
       if (!out[i]) {
@@ -101,7 +105,18 @@ final class SglangCacheAware implements RoutingPolicy {
   }
 
   @Override
+  public void onFirstToken(BenchRequest request, int pod) {
+    resilience.success(pod);
+  }
+
+  @Override
   public void onFinish(BenchRequest request, int pod) {
     load.finish(request, pod);
+  }
+
+  @Override
+  public double onConnectFailed(BenchRequest request, int pod, int retriesSoFar) {
+    load.finish(request, pod);
+    return resilience.failure(pod, retriesSoFar);
   }
 }

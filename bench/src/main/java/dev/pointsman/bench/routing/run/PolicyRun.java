@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
 /**
@@ -56,6 +57,9 @@ public final class PolicyRun {
   private final double[] predicted;
   private final double[] predictedTpot;
   private final Route.Outcome[] outcome;
+  private final int[] resent;
+  private final PriorityQueue<Resend> resends = new PriorityQueue<>();
+  private long resendSeq;
   private final long[][] counters = new long[2][3];
   private VirtualCluster cluster;
   private List<FleetView> views;
@@ -91,6 +95,16 @@ public final class PolicyRun {
     predictedTpot = new double[n];
     Arrays.fill(predictedTpot, Double.NaN);
     outcome = new Route.Outcome[n];
+    resent = new int[n];
+  }
+
+  /** A request its router sends again at {@code atMs} after a refusal; ties in order of refusal. */
+  private record Resend(double atMs, long seq, int idx) implements Comparable<Resend> {
+    @Override
+    public int compareTo(Resend o) {
+      int c = Double.compare(atMs, o.atMs);
+      return c != 0 ? c : Long.compare(seq, o.seq);
+    }
   }
 
   /** The arrival rate of {@code load} on this fleet. */
@@ -206,8 +220,9 @@ public final class PolicyRun {
       dispatch(r);
     }
     double endMs = durationMs + scenario.drainSeconds() * 1000;
-    if (flowOn) {
-      // requests still waiting need scrapes and ticks until they leave (routed, or their TTL)
+    if (flowOn || !resends.isEmpty()) {
+      // requests still waiting (in flow control, or to be sent again) need scrapes and ticks until
+      // they leave (routed, or refused)
       mark = advance(endMs, feeds, marks, mark, true);
     }
     for (; mark < marks.length; mark++) {
@@ -224,15 +239,17 @@ public final class PolicyRun {
   }
 
   /**
-   * Runs scrapes, marks and (with flow control, while requests wait) flow ticks due by {@code t},
-   * in time order; with {@code untilIdle} stops once nothing waits. Returns the next mark.
+   * Runs scrapes, marks, resends and (with flow control, while requests wait) flow ticks due by
+   * {@code t}, in time order; with {@code untilIdle} stops once nothing waits. Returns the next
+   * mark.
    */
   private int advance(
       double t, List<ScrapeFeed> feeds, double[] marks, int mark, boolean untilIdle) {
     while (true) {
-      if (untilIdle && policy.flowWaiting() == 0) {
+      if (untilIdle && policy.flowWaiting() == 0 && resends.isEmpty()) {
         return mark;
       }
+      double resendAt = resends.isEmpty() ? Double.POSITIVE_INFINITY : resends.peek().atMs();
       int replica = nextFeed(feeds);
       double scrapeAt = feeds.get(replica).nextEventMs();
       double markAt = mark < marks.length ? marks[mark] : Double.POSITIVE_INFINITY;
@@ -240,10 +257,14 @@ public final class PolicyRun {
           flowOn && policy.flowWaiting() > 0
               ? (Math.floor(cluster.now() / FLOW_TICK_MS) + 1) * FLOW_TICK_MS
               : Double.POSITIVE_INFINITY;
-      if (Math.min(Math.min(scrapeAt, markAt), tickAt) > t) {
+      if (Math.min(Math.min(scrapeAt, markAt), Math.min(tickAt, resendAt)) > t) {
         return mark;
       }
-      if (tickAt < Math.min(scrapeAt, markAt)) {
+      if (resendAt < Math.min(Math.min(scrapeAt, markAt), tickAt)) {
+        cluster.runUntil(resendAt);
+        BenchRequest r = stream.get(resends.poll().idx());
+        place(r, policy.resend(r), r.sim().at(cluster.now()));
+      } else if (tickAt < Math.min(scrapeAt, markAt)) {
         cluster.runUntil(tickAt);
         pumpFlow();
       } else if (markAt <= scrapeAt) {
@@ -292,9 +313,16 @@ public final class PolicyRun {
       predicted[idx] = route.predictedTtftMs();
       predictedTpot[idx] = route.predictedTpotMs();
     } catch (IllegalArgumentException e) {
-      // the pod cannot hold it, or is restarting (connection refused)
-      outcome[idx] = Route.Outcome.FAILED;
-      policy.onFailed(r, route.pod());
+      // the pod cannot hold it, or is restarting (connection refused): its router may send it
+      // again later (waiting meanwhile, its TTFT running from its first arrival)
+      double delay = policy.onConnectFailed(r, route.pod(), resent[idx]);
+      if (Double.isNaN(delay)) {
+        outcome[idx] = Route.Outcome.FAILED;
+      } else {
+        resent[idx]++;
+        outcome[idx] = Route.Outcome.QUEUED;
+        resends.add(new Resend(cluster.now() + delay, resendSeq++, idx));
+      }
     }
   }
 

@@ -2,18 +2,8 @@ package dev.pointsman.bench.routing.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.pointsman.bench.routing.scenario.TextMix;
 import dev.pointsman.bench.routing.workload.BenchRequest;
-import dev.pointsman.bench.routing.workload.ClientRequests;
-import dev.pointsman.sim.engine.EngineConfig;
-import dev.pointsman.sim.engine.EngineListener;
-import dev.pointsman.sim.engine.GpuProfiles;
-import dev.pointsman.sim.engine.Segment;
-import dev.pointsman.sim.engine.SimRequest;
-import dev.pointsman.sim.engine.VirtualCluster;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -22,38 +12,22 @@ import org.junit.jupiter.api.Test;
  * its ejections, at most 10% of the pods (at least one) at once; a 4xx is not an outlier.
  */
 class OutlierDetectionTest {
-  private final GpuProfiles gpus = GpuProfiles.builtIn();
-  private VirtualCluster cluster;
+  private HealthFixture world;
 
   private FleetView fleet(int pods) {
-    List<EngineConfig> configs = new ArrayList<>();
-    for (int i = 0; i < pods; i++) {
-      configs.add(EngineConfig.of("p" + i, "base", gpus.get("A100-80")));
-    }
-    cluster = new VirtualCluster(configs, EngineListener.NONE);
-    return new FleetView(
-        configs, cluster, null, new ClientRequests("base", Set.of(), TextMix.defaults()), null);
+    world = new HealthFixture(pods, 100);
+    return world.fleet;
   }
 
-  private static BenchRequest request(long id) {
-    return new BenchRequest(
-        SimRequest.of(id, 0, List.of(new Segment(id, 100)), 10), "sharegpt", false);
+  private BenchRequest request(long id) {
+    return world.request(id);
   }
 
-  /** Requests of {@code n} sent to {@code pod}, each answered (first token and end). */
-  private static int sentTo(RoutingPolicy p, int pod, int n, long firstId) {
-    int hits = 0;
-    for (int i = 0; i < n; i++) {
-      BenchRequest r = request(firstId + i);
-      Route route = p.route(r);
-      hits += route.pod() == pod ? 1 : 0;
-      p.onFirstToken(r, route.pod());
-      p.onFinish(r, route.pod());
-    }
-    return hits;
+  private int sentTo(RoutingPolicy p, int pod, int n, long firstId) {
+    return world.sentTo(p, pod, n, firstId);
   }
 
-  private static void fail(RoutingPolicy p, int pod, int times, long firstId) {
+  private void fail(RoutingPolicy p, int pod, int times, long firstId) {
     for (int i = 0; i < times; i++) {
       p.onFailed(request(firstId + i), pod);
     }
@@ -69,15 +43,15 @@ class OutlierDetectionTest {
       fail(p, 0, 5, 200);
       assertThat(sentTo(p, 0, 40, 2_000)).as(name + ": ejected").isZero();
 
-      cluster.runUntil(29_000);
+      world.cluster.runUntil(29_000);
       assertThat(sentTo(p, 0, 40, 3_000)).as(name + ": still ejected").isZero();
-      cluster.runUntil(30_001);
+      world.cluster.runUntil(30_001);
       assertThat(sentTo(p, 0, 40, 4_000)).as(name + ": back").isPositive();
 
       fail(p, 0, 5, 300);
-      cluster.runUntil(30_001 + 59_000);
+      world.cluster.runUntil(30_001 + 59_000);
       assertThat(sentTo(p, 0, 40, 5_000)).as(name + ": second ejection, 60 s").isZero();
-      cluster.runUntil(30_001 + 60_001);
+      world.cluster.runUntil(30_001 + 60_001);
       assertThat(sentTo(p, 0, 40, 6_000)).as(name + ": back again").isPositive();
     }
   }

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ImperfectRunTest {
   static Scenario restarts;
   static Capacity capacity;
+  static Scenario rare;
+  static Capacity rareCapacity;
 
   @BeforeAll
   static void scenario(@TempDir Path dir) throws Exception {
@@ -36,15 +38,35 @@ class ImperfectRunTest {
         """);
     restarts = Scenarios.load(file.toString());
     capacity = Capacity.calibrate(restarts, 600, 5);
+    // eight pods, each restarting every 2 min on average (a restart every 15 s in the fleet)
+    Path rareFile = dir.resolve("rare.yaml");
+    Files.writeString(
+        rareFile,
+        """
+        name: rare
+        fleet: [{gpu: H100-80, count: 8}]
+        workload: [{kind: sharegpt}]
+        loads: [0.5]
+        durationSeconds: 60
+        warmupSeconds: 5
+        drainSeconds: 60
+        world: {base: clean, restartsPerPodHour: 30, restartSeconds: 4}
+        scrape: {lagMedianMs: 0, failureRate: 0}
+        """);
+    rare = Scenarios.load(rareFile.toString());
+    rareCapacity = Capacity.calibrate(rare, 600, 5);
   }
 
-  private static long measured(Scenario s, long seed) {
-    return RequestStream.generate(
-            s, PolicyRun.rate(capacity, 0.3), s.durationSeconds() * 1000, seed)
+  private static long measured(Scenario s, Capacity c, double load, long seed) {
+    return RequestStream.generate(s, PolicyRun.rate(c, load), s.durationSeconds() * 1000, seed)
         .stream()
         .mapToDouble(BenchRequest::arrivalMs)
         .filter(t -> t >= s.warmupSeconds() * 1000)
         .count();
+  }
+
+  private static long measured(Scenario s, long seed) {
+    return measured(s, capacity, 0.3, seed);
   }
 
   @Test
@@ -76,6 +98,23 @@ class ImperfectRunTest {
     RunResult pm = PolicyRun.run(restarts, capacity, "pointsman", 0.3, 1);
 
     assertThat(pm.failed()).isLessThan(rr.failed() * 7 / 10);
+  }
+
+  @Test
+  void sglangsRouterSendsAgainWhatARestartingPodRefused() {
+    // dynamo-kv (request migration off by default) and SGLang's router both keep sending to a
+    // down pod until the endpoints drop it; SGLang's retries send those requests again and its
+    // circuit breaker leaves the pod out after five refusals, so of its failures only the requests
+    // lost in flight remain (and the odd one whose retries all found a pod down)
+    RunResult sg = PolicyRun.run(rare, rareCapacity, "sglang-cache-aware", 0.5, 1);
+    RunResult dyn = PolicyRun.run(rare, rareCapacity, "dynamo-kv", 0.5, 1);
+    int sgRefused = sg.failed() - sg.lostInFlight();
+    int dynRefused = dyn.failed() - dyn.lostInFlight();
+
+    assertThat(dynRefused).isGreaterThan(20);
+    assertThat(sgRefused).as("sglang %s, dynamo %s", sg, dyn).isLessThan(dynRefused / 10);
+    assertThat(sg.completed() + sg.failed() + sg.shed())
+        .isEqualTo(measured(rare, rareCapacity, 0.5, 1));
   }
 
   @Test
