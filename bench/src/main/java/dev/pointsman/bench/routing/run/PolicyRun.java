@@ -313,9 +313,14 @@ public final class PolicyRun {
       predicted[idx] = route.predictedTtftMs();
       predictedTpot[idx] = route.predictedTpotMs();
     } catch (IllegalArgumentException e) {
-      // the pod cannot hold it, or is restarting (connection refused): its router may send it
-      // again later (waiting meanwhile, its TTFT running from its first arrival)
-      double delay = policy.onConnectFailed(r, route.pod(), resent[idx]);
+      // the pod is restarting (connection refused: its router may send it again later, waiting
+      // meanwhile, its TTFT running from its first arrival), or cannot hold it (a 400: final)
+      double delay = Double.NaN;
+      if (cluster.restartingAt(route.pod(), cluster.now())) {
+        delay = policy.onConnectFailed(r, route.pod(), resent[idx]);
+      } else {
+        policy.onFailed(r, route.pod());
+      }
       if (Double.isNaN(delay)) {
         outcome[idx] = Route.Outcome.FAILED;
       } else {
