@@ -3,6 +3,7 @@ package dev.pointsman.bench.routing.suite;
 import dev.pointsman.bench.routing.run.BenchRunner;
 import dev.pointsman.bench.routing.run.Progress;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -40,8 +41,23 @@ final class PodsNeeded {
    * @param passes whether it meets the SLO
    * @param p99Ms its p99 TTFT
    * @param served the share of measured requests served
+   * @param tpotP50Ms its median time per output token (NaN: not known)
+   * @param tpotP99Ms its p99 time per output token (NaN: not known)
+   * @param goodShare its goodput (requests a second within both the scenario's TTFT and TPOT
+   *     objectives) as a share of the rate offered (NaN: not known)
    */
-  record Verdict(boolean passes, double p99Ms, double served) {}
+  record Verdict(
+      boolean passes,
+      double p99Ms,
+      double served,
+      double tpotP50Ms,
+      double tpotP99Ms,
+      double goodShare) {
+    /** A verdict on time to first token alone. */
+    Verdict(boolean passes, double p99Ms, double served) {
+      this(passes, p99Ms, served, Double.NaN, Double.NaN, Double.NaN);
+    }
+  }
 
   /**
    * One scenario to size.
@@ -111,7 +127,9 @@ final class PodsNeeded {
    * doubled, or -1 when none up to {@link #MOVED_SHARE} above {@code pods} does (0 when {@code
    * pods} is empty: nothing to check). {@code onOwnFleet} and {@code onOwnFleetDoubled}: the runs
    * on the scenario's own fleet at this rate, in its window and in the doubled one (null when not
-   * run): at the stated rate that is the best baseline's knee, where latency is compared.
+   * run): at the stated rate that is the best baseline's knee, where latency is compared. {@code
+   * atPods}: the run of the fleet found ({@code pods}) in the scenario's window (null when none
+   * passed), for what that fleet does to decoding.
    */
   record Outcome(
       String scenario,
@@ -123,7 +141,8 @@ final class PodsNeeded {
       Verdict failure,
       int doubledPods,
       Verdict onOwnFleet,
-      Verdict onOwnFleetDoubled) {
+      Verdict onOwnFleetDoubled,
+      Verdict atPods) {
     Outcome(
         String scenario,
         String policy,
@@ -133,7 +152,18 @@ final class PodsNeeded {
         Integer largestFailed,
         Verdict failure,
         int doubledPods) {
-      this(scenario, policy, seed, pods, runs, largestFailed, failure, doubledPods, null, null);
+      this(
+          scenario,
+          policy,
+          seed,
+          pods,
+          runs,
+          largestFailed,
+          failure,
+          doubledPods,
+          null,
+          null,
+          null);
     }
 
     /** Whether doubling the run's length moved the figure by more than {@link #MOVED_SHARE}. */
@@ -200,6 +230,7 @@ final class PodsNeeded {
     Verdict[] failure = {null};
     int own = plan.scaling().basePods();
     Verdict[] onOwn = {null, null};
+    Map<Integer, Verdict> byPods = new HashMap<>();
     OptionalInt pods =
         MonotoneSearch.smallest(
             plan.scaling().minPods(),
@@ -208,6 +239,7 @@ final class PodsNeeded {
             n -> {
               runs[0]++;
               Verdict v = evaluator.run(plan, policy, seed, n, false);
+              byPods.put(n, v);
               if (n == own) {
                 onOwn[0] = v;
               }
@@ -249,6 +281,7 @@ final class PodsNeeded {
         failure[0],
         doubled,
         onOwn[0],
-        onOwn[1]);
+        onOwn[1],
+        pods.isPresent() ? byPods.get(pods.getAsInt()) : null);
   }
 }

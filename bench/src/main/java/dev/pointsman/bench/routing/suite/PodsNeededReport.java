@@ -180,6 +180,7 @@ final class PodsNeededReport {
     }
     sb.append('\n').append(verdicts(rows));
     failures(sb, s.name(), outcomes);
+    decodingAtPods(sb, s, policies, outcomes);
     latencyOnOwnFleet(sb, plan, policies, outcomes, rows);
     sb.append('\n');
   }
@@ -354,6 +355,59 @@ final class PodsNeededReport {
     List<String> out = new ArrayList<>();
     for (double v : values) {
       out.add(Double.isNaN(v) ? "–" : format("%,.0f", v));
+    }
+    return String.join(", ", out);
+  }
+
+  /**
+   * What each policy's fleet does to decoding: on each seed's smallest passing fleet, in the
+   * scenario's window, the median and p99 time per output token and the goodput (both objectives
+   * met) as a share of the rate. The SLO sizes fleets on time to first token only; this shows
+   * whether a smaller fleet pays for it in decoding.
+   */
+  private static void decodingAtPods(
+      StringBuilder sb, Scenario s, List<String> policies, List<PodsNeeded.Outcome> outcomes) {
+    StringBuilder rows = new StringBuilder();
+    for (String policy : policies) {
+      List<Double> p50 = new ArrayList<>();
+      List<Double> p99 = new ArrayList<>();
+      List<Double> good = new ArrayList<>();
+      for (PodsNeeded.Outcome o : outcomes) {
+        if (o.scenario().equals(s.name()) && o.policy().equals(policy)) {
+          PodsNeeded.Verdict v = o.atPods();
+          p50.add(v == null ? Double.NaN : v.tpotP50Ms());
+          p99.add(v == null ? Double.NaN : v.tpotP99Ms());
+          good.add(v == null ? Double.NaN : v.goodShare());
+        }
+      }
+      if (p50.stream().allMatch(d -> Double.isNaN(d))) {
+        continue;
+      }
+      rows.append("| ").append(policy);
+      rows.append(" | ").append(decimals(p50, "%.1f"));
+      rows.append(" | ").append(decimals(p99, "%.1f"));
+      rows.append(" | ").append(decimals(good, "%.1f%%", 100)).append(" |\n");
+    }
+    if (rows.isEmpty()) {
+      return;
+    }
+    sb.append(
+        format(
+            "%nDecoding on the fleet each policy needs (each seed's smallest passing fleet, the"
+                + " scenario's window): time per output token, ms, and goodput (TTFT ≤ %.0f ms and"
+                + " TPOT ≤ %.0f ms) as a share of the rate, per seed:%n%n",
+            s.slo().ttftMs(), s.slo().tpotMs()));
+    sb.append("| policy | TPOT p50 | TPOT p99 | goodput |\n|---|---|---|---|\n").append(rows);
+  }
+
+  private static String decimals(List<Double> values, String f) {
+    return decimals(values, f, 1);
+  }
+
+  private static String decimals(List<Double> values, String f, double scale) {
+    List<String> out = new ArrayList<>();
+    for (double v : values) {
+      out.add(Double.isNaN(v) ? "–" : format(f, v * scale));
     }
     return String.join(", ", out);
   }

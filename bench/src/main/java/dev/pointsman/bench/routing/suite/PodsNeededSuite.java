@@ -78,7 +78,9 @@ final class PodsNeededSuite implements Suite {
     int measured = r.measured() - r.lostInFlight();
     double served = measured <= 0 ? 0 : (double) r.completed() / measured;
     boolean passes = measured > 0 && r.ttftMs().p99() <= p99LimitMs && served >= SERVED;
-    return new PodsNeeded.Verdict(passes, r.ttftMs().p99(), served);
+    double good = r.offeredReqPerS() > 0 ? r.goodputReqPerS() / r.offeredReqPerS() : Double.NaN;
+    return new PodsNeeded.Verdict(
+        passes, r.ttftMs().p99(), served, r.tpotMs().p50(), r.tpotMs().p99(), good);
   }
 
   /** Runs the search (seeds: {@link #SEEDS} unless given) and returns the summary. */

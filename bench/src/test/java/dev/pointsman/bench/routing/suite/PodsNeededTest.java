@@ -110,6 +110,48 @@ class PodsNeededTest {
   }
 
   @Test
+  void decodingIsReportedOnTheFleetEachSeedNeedsNotTheLargestTried() {
+    // TPOT grows as the fleet shrinks: 100 ms ÷ pods; goodput 1 on 7 pods or more, else 0.5
+    PodsNeeded.Evaluator fake =
+        (plan, policy, seed, pods, doubled) ->
+            new PodsNeeded.Verdict(
+                pods >= (seed == 2 ? 6 : 5),
+                100,
+                1,
+                100.0 / pods,
+                200.0 / pods,
+                pods >= 7 ? 1 : 0.5);
+    List<PodsNeeded.Outcome> outcomes =
+        new PodsNeeded(fake, 1, Progress.disabled())
+            .run(List.of(s1()), List.of("pointsman"), List.of(1L, 2L));
+
+    assertThat(outcomes)
+        .extracting(o -> o.atPods().tpotP50Ms())
+        .containsExactly(100.0 / 5, 100.0 / 6);
+    String md =
+        PodsNeededReport.markdown(
+            List.of(s1()), List.of("pointsman"), List.of(1L, 2L), outcomes, prices, true);
+    assertThat(md)
+        .contains("TPOT ≤ 50 ms) as a share of the rate")
+        .contains("| pointsman | 20.0, 16.7 | 40.0, 33.3 | 50.0%, 50.0% |");
+  }
+
+  @Test
+  void aPolicyThatNeverPassesHasNoDecodingRow() {
+    PodsNeeded.Evaluator never =
+        (plan, policy, seed, pods, doubled) -> new PodsNeeded.Verdict(false, 5000, 1, 10, 20, 0);
+    List<PodsNeeded.Outcome> outcomes =
+        new PodsNeeded(never, 1, Progress.disabled())
+            .run(List.of(s1()), List.of("pointsman"), List.of(1L));
+
+    assertThat(outcomes.get(0).atPods()).isNull();
+    assertThat(
+            PodsNeededReport.markdown(
+                List.of(s1()), List.of("pointsman"), List.of(1L), outcomes, prices, true))
+        .doesNotContain("Decoding on the fleet");
+  }
+
+  @Test
   void theCostColumnsPriceTheFleetOfEachSeed() {
     // S1's fleet of 8 pods: 2×H100 + 2×A100 + 4×L4 = 2·8 + 2·4 + 4·1 = 28 $/h; of 3 pods 13 $/h
     PodsNeeded.Scenario plan = s1();
