@@ -228,23 +228,30 @@ final class BodyScan {
 
   /** Takes a lead byte; false when no character starts with it. */
   private boolean start(int b) {
+    int form = form(b);
     lead = b;
-    lower = 0x80;
-    upper = 0xBF;
-    if (b >= 0xC2 && b <= 0xDF) {
-      pending = 1;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-      pending = 2;
-      lower = b == 0xE0 ? 0xA0 : 0x80;
-      upper = b == 0xED ? 0x9F : 0xBF;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-      pending = 3;
-      lower = b == 0xF0 ? 0x90 : 0x80;
-      upper = b == 0xF4 ? 0x8F : 0xBF;
-    } else {
+    if (form == 0) {
       return false;
     }
+    pending = (form >>> 16) - 1;
+    lower = form >>> 8 & 0xFF;
+    upper = form & 0xFF;
     return true;
+  }
+
+  /**
+   * The form of the characters that start with {@code b}: their length, then the least and greatest
+   * second byte, a byte each ({@code 0x02_80_BF}); 0 when no character starts with it.
+   */
+  private static int form(int b) {
+    if (b >= 0xC2 && b <= 0xDF) {
+      return 0x02_80_BF;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      return 0x03_00_00 | (b == 0xE0 ? 0xA0 : 0x80) << 8 | (b == 0xED ? 0x9F : 0xBF);
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      return 0x04_00_00 | (b == 0xF0 ? 0x90 : 0x80) << 8 | (b == 0xF4 ? 0x8F : 0xBF);
+    }
+    return 0;
   }
 
   private void next(int b, long at) {
@@ -280,28 +287,13 @@ final class BodyScan {
    * cut by {@code end}: the same verdict as this scan's, without its state.
    */
   static int characterEnd(byte[] bytes, int i, int end) {
-    int b = bytes[i] & 0xFF;
-    int length;
-    int low = 0x80;
-    int high = 0xBF;
-    if (b >= 0xC2 && b <= 0xDF) {
-      length = 2;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-      length = 3;
-      low = b == 0xE0 ? 0xA0 : 0x80;
-      high = b == 0xED ? 0x9F : 0xBF;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-      length = 4;
-      low = b == 0xF0 ? 0x90 : 0x80;
-      high = b == 0xF4 ? 0x8F : 0xBF;
-    } else {
-      return -1;
-    }
-    if (end - i < length) {
+    int form = form(bytes[i] & 0xFF);
+    int length = form >>> 16;
+    if (form == 0 || end - i < length) {
       return -1;
     }
     int second = bytes[i + 1] & 0xFF;
-    if (second < low || second > high) {
+    if (second < (form >>> 8 & 0xFF) || second > (form & 0xFF)) {
       return -1;
     }
     for (int j = i + 2; j < i + length; j++) {

@@ -12,9 +12,11 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,9 +40,7 @@ class BodyScanTest {
         byte[] body = template.clone();
         body[at] = (byte) v;
         for (List<byte[]> chunks : cuts(body, at)) {
-          assertThat(viaScan(chunks, null))
-              .as("0x%02X at %d in %d chunks", v, at, chunks.size())
-              .isEqualTo(viaReference(chunks));
+          assertSameAsTheTwoPasses(chunks, "0x%02X at %d".formatted(v, at));
         }
       }
     }
@@ -51,11 +51,14 @@ class BodyScanTest {
     SplittableRandom random = new SplittableRandom(23);
     for (int round = 0; round < 20_000; round++) {
       byte[] body = randomBody(random);
-      List<byte[]> chunks = randomChunks(random, body);
-      assertThat(viaScan(chunks, null))
-          .as("%s in %d chunks", HEX.formatHex(body), chunks.size())
-          .isEqualTo(viaReference(chunks));
+      assertSameAsTheTwoPasses(randomChunks(random, body), HEX.formatHex(body));
     }
+  }
+
+  private static void assertSameAsTheTwoPasses(List<byte[]> chunks, String body) {
+    assertThat(viaScan(chunks, null))
+        .as("%s in %d chunks", body, chunks.size())
+        .isEqualTo(viaReference(chunks));
   }
 
   /** A handoff that takes nothing adds cuts only after a value string's opening quote. */
@@ -157,20 +160,14 @@ class BodyScanTest {
   private static List<List<byte[]>> cuts(byte[] body, int at) {
     List<List<byte[]>> cuts = new ArrayList<>();
     cuts.add(List.of(body));
-    List<byte[]> bytes = new ArrayList<>();
-    for (byte b : body) {
-      bytes.add(new byte[] {b});
-    }
-    cuts.add(bytes);
-    for (int cut : new int[] {at, at + 1, at + 2}) {
-      if (cut > 0 && cut < body.length) {
-        byte[] head = new byte[cut];
-        byte[] tail = new byte[body.length - cut];
-        System.arraycopy(body, 0, head, 0, cut);
-        System.arraycopy(body, cut, tail, 0, tail.length);
-        cuts.add(List.of(head, tail));
-      }
-    }
+    cuts.add(IntStream.range(0, body.length).mapToObj(i -> new byte[] {body[i]}).toList());
+    IntStream.of(at, at + 1, at + 2)
+        .filter(cut -> cut > 0 && cut < body.length)
+        .mapToObj(
+            cut ->
+                List.of(
+                    Arrays.copyOfRange(body, 0, cut), Arrays.copyOfRange(body, cut, body.length)))
+        .forEach(cuts::add);
     return cuts;
   }
 
