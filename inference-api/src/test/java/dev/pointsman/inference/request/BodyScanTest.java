@@ -248,19 +248,21 @@ class BodyScanTest {
     return chunks;
   }
 
+  /** Feeds a body's chunks to a stage under test, passing on to {@code sink}, then ends it. */
+  private interface Stage {
+    void run(BodyScan.Sink sink) throws IOException;
+  }
+
   /** The runs passed on, in hex (empty ones left out: they change nothing), then how it ended. */
-  private static List<String> viaReference(List<byte[]> chunks) {
+  private static List<String> runs(Stage stage) {
     List<String> out = new ArrayList<>();
-    Utf8Check utf8 = new Utf8Check();
-    NameEscapes names = new NameEscapes(8);
-    BodyScan.Sink record = recorder(out);
-    BodyScan.Sink toNames = (bytes, offset, length) -> names.feed(bytes, offset, length, record);
     try {
-      for (byte[] chunk : chunks) {
-        utf8.feed(chunk, 0, chunk.length, toNames);
-      }
-      utf8.finish();
-      names.finish(record);
+      stage.run(
+          (bytes, offset, length) -> {
+            if (length > 0) {
+              out.add(HEX.formatHex(bytes, offset, offset + length));
+            }
+          });
       out.add("end");
     } catch (RequestRejectedException e) {
       out.add(e.getMessage());
@@ -268,35 +270,36 @@ class BodyScanTest {
       throw new AssertionError(e);
     }
     return out;
+  }
+
+  private static List<String> viaReference(List<byte[]> chunks) {
+    Utf8Check utf8 = new Utf8Check();
+    NameEscapes names = new NameEscapes(8);
+    return runs(
+        sink -> {
+          BodyScan.Sink toNames =
+              (bytes, offset, length) -> names.feed(bytes, offset, length, sink);
+          for (byte[] chunk : chunks) {
+            utf8.feed(chunk, 0, chunk.length, toNames);
+          }
+          utf8.finish();
+          names.finish(sink);
+        });
   }
 
   /** The same from a {@link BodyScan}, each chunk fed from inside a larger array. */
   private static List<String> viaScan(List<byte[]> chunks, BodyScan.Handoff handoff) {
-    List<String> out = new ArrayList<>();
     BodyScan scan = new BodyScan(8);
-    try {
-      for (byte[] chunk : chunks) {
-        byte[] padded = new byte[chunk.length + 6];
-        padded[0] = '"';
-        padded[padded.length - 1] = '\\';
-        System.arraycopy(chunk, 0, padded, 3, chunk.length);
-        scan.feed(padded, 3, chunk.length, recorder(out), handoff);
-      }
-      scan.finish(recorder(out));
-      out.add("end");
-    } catch (RequestRejectedException e) {
-      out.add(e.getMessage());
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    }
-    return out;
-  }
-
-  private static BodyScan.Sink recorder(List<String> out) {
-    return (bytes, offset, length) -> {
-      if (length > 0) {
-        out.add(HEX.formatHex(bytes, offset, offset + length));
-      }
-    };
+    return runs(
+        sink -> {
+          for (byte[] chunk : chunks) {
+            byte[] padded = new byte[chunk.length + 6];
+            padded[0] = '"';
+            padded[padded.length - 1] = '\\';
+            System.arraycopy(chunk, 0, padded, 3, chunk.length);
+            scan.feed(padded, 3, chunk.length, sink, handoff);
+          }
+          scan.finish(sink);
+        });
   }
 }
