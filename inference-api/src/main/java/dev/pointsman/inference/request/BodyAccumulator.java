@@ -14,10 +14,12 @@ import java.util.Objects;
  * #finish}. Chunks are parsed during {@code feed} and not retained, so the caller keeps (and may
  * forward) its own copies; an array passed to {@code feed} may be reused once the call returns. A
  * body over the size limit is rejected by the {@code feed} that would pass it, before that chunk is
- * read. Every byte is checked to be UTF-8 as it is fed ({@link Utf8Check}), and the JSON parser is
- * given whole characters ({@link Utf8Check}) cut where it resumes correctly ({@link
- * SeparatorHold}), so the outcome does not depend on where the chunks were cut. After a rejection
- * every call throws the same exception. Not thread-safe: one per request.
+ * read. Every byte is checked to be UTF-8 as it is fed ({@link BodyScan}), and the JSON parser is
+ * given whole characters ({@link BodyScan}) cut where it resumes correctly ({@link SeparatorHold}),
+ * so the outcome does not depend on where the chunks were cut. The content of a value string taken
+ * out of the parser's way ({@link ValueStrings}) is taken by the scan's {@link BodyScan.Handoff}
+ * where it can be, so that most bytes are looked at once. After a rejection every call throws the
+ * same exception. Not thread-safe: one per request.
  */
 public final class BodyAccumulator implements AutoCloseable {
   private static final int SCRATCH_BYTES = 16 << 10;
@@ -25,14 +27,12 @@ public final class BodyAccumulator implements AutoCloseable {
   private final JsonParser parser;
   private final ByteArrayFeeder feeder;
   private final RequestExtractor extractor;
-  private final Utf8Check utf8 = new Utf8Check();
+  private final BodyScan scan;
   private final SeparatorHold separators = new SeparatorHold();
   private final ValueStrings strings;
-  private final boolean elide;
-  private final NameEscapes names;
-  private final Utf8Check.Sink toSeparators =
+  private final BodyScan.Sink toSeparators =
       (bytes, offset, length) -> separators.feed(bytes, offset, length, this::parseComplete);
-  private final Utf8Check.Sink toNames;
+  private final BodyScan.Handoff handoff;
   private final ApiKind kind;
   private final long maxBodyBytes;
   private long fed;
@@ -55,14 +55,13 @@ public final class BodyAccumulator implements AutoCloseable {
    */
   BodyAccumulator(JsonParser parser, ParserLimits limits, ApiKind kind, boolean elide) {
     this.parser = parser;
-    this.elide = elide;
     this.strings = new ValueStrings(limits.maxDepth());
     this.feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
     this.extractor = new RequestExtractor(limits);
     this.kind = Objects.requireNonNull(kind, "kind");
     this.maxBodyBytes = limits.maxBodyBytes();
-    this.names = new NameEscapes(limits.maxDepth());
-    this.toNames = (bytes, offset, length) -> names.feed(bytes, offset, length, toSeparators);
+    this.scan = new BodyScan(limits.maxDepth());
+    this.handoff = elide ? this::takeOutFromScan : null;
   }
 
   /** Parses a whole chunk. */
@@ -115,8 +114,7 @@ public final class BodyAccumulator implements AutoCloseable {
       throw new IllegalStateException("closed");
     }
     try {
-      utf8.finish();
-      names.finish(toSeparators);
+      scan.finish(toSeparators);
       separators.finish(this::parseComplete);
     } catch (IOException e) {
       throw fail(JsonFailures.rejection(e, strings.takenBytes()));
@@ -186,7 +184,7 @@ public final class BodyAccumulator implements AutoCloseable {
       return;
     }
     try {
-      utf8.feed(bytes, offset, length, toNames);
+      scan.feed(bytes, offset, length, toSeparators, handoff);
     } catch (IOException e) {
       throw fail(JsonFailures.rejection(e, strings.takenBytes()));
     } catch (RequestRejectedException e) {
@@ -214,15 +212,12 @@ public final class BodyAccumulator implements AutoCloseable {
     while (from < end && !extractor.isDone()) {
       if (strings.takingOut()) {
         from = strings.takeOut(bytes, from, end);
-        if (!strings.takingOut()) {
-          extractor.taken(strings.takenBytes());
-          toParser(strings.held(), 0, strings.release());
-        }
+        afterTakingOut();
       } else {
         int stop = strings.pass(bytes, from, end);
         toParser(bytes, from, stop);
         from = stop;
-        if (strings.opened() && elide && !extractor.parserReads()) {
+        if (strings.opened() && handoff != null && !extractor.parserReads()) {
           PromptText text = extractor.textFor();
           if (text != null) {
             // at most a character a byte: what is left of the body, declared or at hand
@@ -236,6 +231,28 @@ public final class BodyAccumulator implements AutoCloseable {
     if (extractor.isDone()) {
       long rootEnd = extractor.bodyOffset(parser.currentLocation().getByteOffset());
       RootBytes.checkTrailing(bytes, offset + (int) (rootEnd - at), end, rootEnd);
+    }
+  }
+
+  /**
+   * The scan's offer of a value string's content straight from the chunk: taken out here when it is
+   * being taken out and the parser has had everything before it (no separators held).
+   */
+  private int takeOutFromScan(byte[] bytes, int from, int limit) throws IOException {
+    if (!strings.takingOut() || separators.holding() || from >= limit) {
+      return from;
+    }
+    int stop = strings.takeOutUnchecked(bytes, from, limit);
+    passed += stop - from;
+    afterTakingOut();
+    return stop;
+  }
+
+  /** When taking out has stopped, the rest of the string goes to the parser, held bytes first. */
+  private void afterTakingOut() throws IOException {
+    if (!strings.takingOut()) {
+      extractor.taken(strings.takenBytes());
+      toParser(strings.held(), 0, strings.release());
     }
   }
 

@@ -48,6 +48,24 @@ final class ByteScan {
   }
 
   /**
+   * The index of the first quote, backslash or non-ASCII byte (≥ 0x80) from {@code i}, or {@code
+   * end}.
+   */
+  static int skipToQuoteBackslashOrHigh(byte[] bytes, int i, int end) {
+    while (i + Long.BYTES <= end) {
+      long x = (long) WORDS.get(bytes, i);
+      if (((x & HIGHS) | hasByte(x, QUOTES) | hasByte(x, BACKSLASHES)) != 0) {
+        break;
+      }
+      i += Long.BYTES;
+    }
+    while (i < end && bytes[i] >= 0 && bytes[i] != '"' && bytes[i] != '\\') {
+      i++;
+    }
+    return i;
+  }
+
+  /**
    * The index of the first byte from {@code i} that is not a plain ASCII character of a JSON string
    * (a quote, a backslash, a control character or a byte ≥ 0x80), or {@code end}.
    */

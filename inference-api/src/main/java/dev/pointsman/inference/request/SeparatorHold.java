@@ -6,7 +6,7 @@ import java.util.Arrays;
 /**
  * Holds back the separators (whitespace, {@code ','} and {@code ':'}) a chunk ends with, and passes
  * them on together with the first character of the next token (whole: what follows sees whole UTF-8
- * characters, as {@link Utf8Check} passes them). Jackson's non-blocking parser (2.21) forgets, when
+ * characters, as {@link BodyScan} passes them). Jackson's non-blocking parser (2.21) forgets, when
  * its input runs out after a comma or colon in an object, that a name or value must follow: {@code
  * {"a": }} and {@code {"a":1, }} were accepted when a chunk ended between the separator and the
  * brace, and refused otherwise. Given whole, it refuses them. The bytes held are at most those of
@@ -17,12 +17,9 @@ final class SeparatorHold {
   private int count;
 
   /** Passes on {@code length} bytes of {@code bytes} from {@code offset}, holding back the tail. */
-  void feed(byte[] bytes, int offset, int length, Utf8Check.Sink sink) throws IOException {
+  void feed(byte[] bytes, int offset, int length, BodyScan.Sink sink) throws IOException {
     int end = offset + length;
-    int tail = end;
-    while (tail > offset && isSeparator(bytes[tail - 1])) {
-      tail--;
-    }
+    int tail = tailStart(bytes, offset, end);
     int from = offset;
     if (count > 0) {
       if (tail == offset) {
@@ -42,12 +39,28 @@ final class SeparatorHold {
     append(bytes, tail, end - tail);
   }
 
+  /**
+   * Where the separators {@code bytes[from, end)} ends with begin: what a feed of it holds back.
+   */
+  static int tailStart(byte[] bytes, int from, int end) {
+    int tail = end;
+    while (tail > from && isSeparator(bytes[tail - 1])) {
+      tail--;
+    }
+    return tail;
+  }
+
+  /** Whether separators are held. */
+  boolean holding() {
+    return count > 0;
+  }
+
   /** Passes on what is held, at the end of the body. */
-  void finish(Utf8Check.Sink sink) throws IOException {
+  void finish(BodyScan.Sink sink) throws IOException {
     pass(sink);
   }
 
-  private void pass(Utf8Check.Sink sink) throws IOException {
+  private void pass(BodyScan.Sink sink) throws IOException {
     int n = count;
     count = 0;
     sink.accept(held, 0, n);

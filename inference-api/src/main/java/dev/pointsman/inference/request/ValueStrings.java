@@ -11,7 +11,8 @@ package dev.pointsman.inference.request;
  * past U+FFFF two). Taking out stops at anything the parser refuses inside a string (a raw control
  * character, an escape JSON does not have), which then goes to the parser with the rest of the
  * string, so the refusal is the one the whole string gets. The bytes come as whole UTF-8
- * characters, already checked ({@link Utf8Check}). Not thread-safe.
+ * characters, already checked ({@link BodyScan}), or straight from a chunk ({@link
+ * #takeOutUnchecked}), where the characters are checked as they are decoded. Not thread-safe.
  *
  * <p>Used in turns: {@link #pass} says how far bytes go to the parser; when it stops at a value
  * string's opening quote ({@link #opened()}), the parser is given and drains everything before it,
@@ -129,6 +130,9 @@ final class ValueStrings {
           int run = i;
           i = ordinary(bytes, i, end);
           takenBytes += i - run;
+          if (i < end && bytes[i] < 0) {
+            return i; // a character ill-formed or cut: not checked yet (see takeOutUnchecked)
+          }
         }
       }
       return end;
@@ -138,6 +142,21 @@ final class ValueStrings {
         into.count(units);
       }
     }
+  }
+
+  /**
+   * As {@link #takeOut(byte[], int, int)}, on bytes straight from a chunk, before the {@link
+   * BodyScan} has looked at them: also stops, still taking out, before a character that is
+   * ill-formed or cut by {@code end}, and before a backslash that {@code end} parts from the byte
+   * it escapes; so what it takes is what the scan would have passed on, unchanged by it.
+   */
+  int takeOutUnchecked(byte[] bytes, int from, int end) {
+    int stop = takeOut(bytes, from, end);
+    if (stop == end && escapeLength == 1 && state == State.TAKING_OUT) {
+      escapeLength = 0; // not counted yet: taken again with the byte it escapes
+      return end - 1;
+    }
+    return stop;
   }
 
   /**
@@ -165,7 +184,11 @@ final class ValueStrings {
       if (c < 0x80) {
         break; // a quote, backslash or control character
       }
-      int length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+      int next = BodyScan.characterEnd(bytes, i, end);
+      if (next < 0) {
+        break; // ill-formed or cut by end
+      }
+      int length = next - i;
       int produced = length == 4 ? 2 : 1;
       if (left > 0) {
         putCodePoint(bytes, i, length);

@@ -45,6 +45,8 @@ class ByteScanTest {
       assertThat(ByteScan.skipToQuoteOrBackslash(bytes, from, end))
           .isEqualTo(naiveQuote(bytes, from, end));
       assertThat(ByteScan.skipPlainAscii(bytes, from, end)).isEqualTo(naivePlain(bytes, from, end));
+      assertThat(ByteScan.skipToQuoteBackslashOrHigh(bytes, from, end))
+          .isEqualTo(naiveQuoteOrHigh(bytes, from, end));
     }
   }
 
@@ -58,6 +60,8 @@ class ByteScanTest {
         assertThat(ByteScan.skipToQuoteOrBackslash(bytes, 0, 16))
             .isEqualTo(naiveQuote(bytes, 0, 16));
         assertThat(ByteScan.skipPlainAscii(bytes, 0, 16)).isEqualTo(naivePlain(bytes, 0, 16));
+        assertThat(ByteScan.skipToQuoteBackslashOrHigh(bytes, 0, 16))
+            .isEqualTo(naiveQuoteOrHigh(bytes, 0, 16));
       }
     }
   }
@@ -71,6 +75,13 @@ class ByteScanTest {
 
   private static int naiveQuote(byte[] b, int i, int end) {
     while (i < end && b[i] != '"' && b[i] != '\\') {
+      i++;
+    }
+    return i;
+  }
+
+  private static int naiveQuoteOrHigh(byte[] b, int i, int end) {
+    while (i < end && (b[i] & 0xFF) < 0x80 && b[i] != '"' && b[i] != '\\') {
       i++;
     }
     return i;

@@ -3,7 +3,10 @@ package dev.pointsman.inference.request;
 import java.io.IOException;
 
 /**
- * Replaces a {@code \}{@code u} escape of a UTF-16 surrogate inside an object's member name by
+ * The member-name escape rewrite that {@link BodyScan} took over, kept as the reference it is held
+ * to ({@link BodyScanTest}), after {@link Utf8Check}.
+ *
+ * <p>Replaces a {@code \}{@code u} escape of a UTF-16 surrogate inside an object's member name by
  * {@code \}{@code uFFFD}, the same length, so offsets do not move. Jackson's non-blocking parser
  * (2.21) refuses an escaped surrogate pair in a name as "Invalid UTF-8", though it is valid JSON
  * (Python's {@code json.dumps} writes every character past U+FFFF so); no name the extractor looks
@@ -26,7 +29,7 @@ final class NameEscapes {
   }
 
   /** Passes on {@code length} bytes of {@code bytes} from {@code offset}. */
-  void feed(byte[] bytes, int offset, int length, Utf8Check.Sink sink) throws IOException {
+  void feed(byte[] bytes, int offset, int length, BodyScan.Sink sink) throws IOException {
     int end = offset + length;
     int from = offset;
     for (int i = offset; i < end; i++) {
@@ -63,13 +66,13 @@ final class NameEscapes {
   }
 
   /** Passes on an escape the body ended inside. */
-  void finish(Utf8Check.Sink sink) throws IOException {
+  void finish(BodyScan.Sink sink) throws IOException {
     int n = unitLength;
     unitLength = 0;
     sink.accept(unit, 0, n);
   }
 
-  private void passUnit(Utf8Check.Sink sink) throws IOException {
+  private void passUnit(BodyScan.Sink sink) throws IOException {
     boolean surrogate = unitLength == 6 && hex(unit[2]) == 0xD && hex(unit[3]) >= 8;
     if (surrogate && hex(unit[4]) >= 0 && hex(unit[5]) >= 0) {
       sink.accept(REPLACEMENT, 0, REPLACEMENT.length);

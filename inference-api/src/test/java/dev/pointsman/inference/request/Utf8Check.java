@@ -5,19 +5,17 @@ import dev.pointsman.inference.error.RequestRejectedException;
 import java.io.IOException;
 
 /**
- * Checks that a body is well-formed UTF-8 (RFC 3629) as its chunks arrive, a character split across
- * chunks included. Jackson's non-blocking parser checks start and continuation bytes but decodes
- * overlong forms ({@code C0 AF} as {@code /}), lead bytes {@code F5..F7} and code points above
- * U+10FFFF without complaint, where a model server's strict decoder refuses them; so the gateway
- * would route on text the server does not see. Every byte is checked, inside strings or not. Not
- * thread-safe: one per body.
+ * The UTF-8 check that {@link BodyScan} took over, kept as the reference it is held to ({@link
+ * BodyScanTest}): a body's bytes went through it and then {@link NameEscapes}, one pass each.
+ *
+ * <p>Checks that a body is well-formed UTF-8 (RFC 3629) as its chunks arrive, a character split
+ * across chunks included. Jackson's non-blocking parser checks start and continuation bytes but
+ * decodes overlong forms ({@code C0 AF} as {@code /}), lead bytes {@code F5..F7} and code points
+ * above U+10FFFF without complaint, where a model server's strict decoder refuses them; so the
+ * gateway would route on text the server does not see. Every byte is checked, inside strings or
+ * not. Not thread-safe: one per body.
  */
 final class Utf8Check {
-  /** Where the checked bytes go: complete characters only. */
-  interface Sink {
-    void accept(byte[] bytes, int offset, int length) throws IOException;
-  }
-
   private final byte[] carry = new byte[4];
   private int carried;
   private int pending;
@@ -32,7 +30,7 @@ final class Utf8Check {
    * next chunk completes it. So the JSON parser sees the same bytes however the body is chunked: it
    * has read everything before an ill-formed sequence when that is rejected.
    */
-  void feed(byte[] bytes, int offset, int length, Sink sink) throws IOException {
+  void feed(byte[] bytes, int offset, int length, BodyScan.Sink sink) throws IOException {
     int end = offset + length;
     int i = offset;
     while (pending > 0 && i < end) {
@@ -80,7 +78,7 @@ final class Utf8Check {
     }
   }
 
-  private void start(int b, int at, byte[] bytes, int from, int complete, Sink sink)
+  private void start(int b, int at, byte[] bytes, int from, int complete, BodyScan.Sink sink)
       throws IOException {
     lead = b;
     lower = 0x80;
@@ -101,7 +99,7 @@ final class Utf8Check {
     }
   }
 
-  private void next(int b, int at, byte[] bytes, int from, int complete, Sink sink)
+  private void next(int b, int at, byte[] bytes, int from, int complete, BodyScan.Sink sink)
       throws IOException {
     if (b < lower || b > upper) {
       sink.accept(bytes, from, complete - from);
