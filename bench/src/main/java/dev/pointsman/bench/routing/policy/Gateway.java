@@ -138,10 +138,7 @@ public final class Gateway implements RoutingPolicy {
         for (Map.Entry<Long, Route> e : s.pumpFlow().entrySet()) {
           left.put(e.getKey(), e.getValue());
           if (e.getValue().outcome() != Route.Outcome.ROUTED) {
-            Integer stream = streamOf.remove(e.getKey());
-            if (stream != null) {
-              envoys.close(stream);
-            }
+            endStream(e.getKey());
           }
         }
       }
@@ -265,8 +262,7 @@ public final class Gateway implements RoutingPolicy {
     }
     double delay = replicas.get(envoys.picker(stream)).onConnectFailed(request, pod, retriesSoFar);
     if (Double.isNaN(delay)) {
-      streamOf.remove(request.id());
-      envoys.close(stream);
+      endStream(request.id());
     }
     return delay;
   }
@@ -283,10 +279,17 @@ public final class Gateway implements RoutingPolicy {
     }
     Route route = replicas.get(envoys.picker(stream)).route(request);
     if (route.outcome() != Route.Outcome.ROUTED && route.outcome() != Route.Outcome.QUEUED) {
-      streamOf.remove(request.id());
-      envoys.close(stream);
+      endStream(request.id());
     }
     return route;
+  }
+
+  /** The request's stream, if it still has one, ends: Envoy no longer counts it open. */
+  private void endStream(long requestId) {
+    Integer stream = streamOf.remove(requestId);
+    if (stream != null) {
+      envoys.close(stream);
+    }
   }
 
   /** The pod answered the request with a client error at once (see {@link #onFailed}). */
