@@ -81,7 +81,10 @@ final class PolicyCompiler {
     List<PluginSpec> out = new ArrayList<>();
     for (int i = 0; i < filters.size(); i++) {
       FilterSpec f = filters.get(i);
-      out.add(PluginSpec.of(required(f == null ? null : f.type(), "spec.filters[" + i + "].type")));
+      String type = required(f == null ? null : f.type(), "spec.filters[" + i + "].type");
+      Map<String, Object> params =
+          f.parameters() == null ? Map.of() : new HashMap<>(f.parameters());
+      out.add(new PluginSpec(type, null, params));
     }
     return out;
   }

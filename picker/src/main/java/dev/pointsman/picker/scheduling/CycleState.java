@@ -75,6 +75,15 @@ public final class CycleState {
     return tpotModel == null ? analytic : tpotModel.predict(c.address(), analytic);
   }
 
+  /**
+   * Predicted seconds per output token for {@code request} on {@code c} if it ran there alone: the
+   * endpoint's own pace, whatever its load, corrected by the learned model when there is one.
+   */
+  public double idleTpotSeconds(Candidate c, SchedulingRequest request) {
+    double analytic = Scheduler.analyticIdleTpot(c, request);
+    return tpotModel == null ? analytic : tpotModel.predict(c.address(), analytic);
+  }
+
   /** Adapters with live requests the picker sent to {@code address}. */
   public java.util.Set<String> liveAdapters(String address) {
     return inFlight == null ? java.util.Set.of() : inFlight.liveAdapters(address);

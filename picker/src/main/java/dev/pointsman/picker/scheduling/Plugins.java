@@ -74,8 +74,19 @@ public final class Plugins {
     double slotWait =
         spec.number("loraSlotWaitSeconds", PredictedLatencyScorer.DEFAULT_SLOT_WAIT_SECONDS, path);
     double cacheValue = spec.number("cacheValue", PredictedLatencyScorer.DEFAULT_CACHE_VALUE, path);
+    double decodeValue =
+        spec.number("decodeValue", PredictedLatencyScorer.DEFAULT_DECODE_VALUE, path);
     try {
-      return new PredictedLatencyScorer(mean, lora, slotWait, cacheValue);
+      return new PredictedLatencyScorer(mean, lora, slotWait, cacheValue, decodeValue);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(path + ".params." + e.getMessage(), e);
+    }
+  }
+
+  private static Filter tpotSlo(PluginSpec spec, String path) {
+    double objectiveMs = spec.number("objectiveMs", Double.NaN, path);
+    try {
+      return new TpotSloFilter(objectiveMs / 1000);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(path + ".params." + e.getMessage(), e);
     }
@@ -87,7 +98,7 @@ public final class Plugins {
   public static Filter filter(PluginSpec spec, String path) {
     return switch (spec.type()) {
       case LoraCapacityFilter.TYPE -> new LoraCapacityFilter();
-      case TpotSloFilter.TYPE -> new TpotSloFilter();
+      case TpotSloFilter.TYPE -> tpotSlo(spec, path);
       default ->
           throw new IllegalArgumentException(
               path + ".type: '" + spec.type() + "' (expected one of " + sorted(FILTERS) + ")");

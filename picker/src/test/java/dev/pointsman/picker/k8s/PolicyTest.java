@@ -5,6 +5,7 @@ import static dev.pointsman.picker.k8s.K8sObjects.policy;
 import static dev.pointsman.picker.k8s.K8sObjects.pool;
 import static dev.pointsman.picker.k8s.K8sObjects.running;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pointsman.picker.k8s.api.AcceptanceStatus;
 import dev.pointsman.picker.k8s.api.PickerPolicy;
@@ -149,6 +150,37 @@ class PolicyTest {
             new PickerSpec("max-score-picker", 3, null)));
     assertThat(awaitAccepted("topk", "False", "Invalid").getMessage())
         .startsWith("spec.picker.topK: 3 (expected only with type weighted-random-picker");
+  }
+
+  @Test
+  void filterParametersReachTheFilterAndABadOneNamesItsField() {
+    PickerPolicySpec bad =
+        new PickerPolicySpec(
+            null,
+            List.of(
+                new dev.pointsman.picker.k8s.api.FilterSpec(
+                    "tpot-slo-filter", Map.of("objectiveMs", 0.0))),
+            List.of(scorer("queue-scorer", 1)),
+            null,
+            null,
+            null);
+    assertThatThrownBy(() -> PolicyCompiler.compile(bad))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("spec.filters[0].parameters.objectiveMs: 0.0");
+
+    PickerPolicySpec pool =
+        new PickerPolicySpec(
+            null,
+            List.of(
+                new dev.pointsman.picker.k8s.api.FilterSpec(
+                    "tpot-slo-filter", Map.of("objectiveMs", 50.0))),
+            List.of(scorer("queue-scorer", 1)),
+            null,
+            null,
+            null);
+    assertThat(PolicyCompiler.compile(pool).filters())
+        .singleElement()
+        .isInstanceOf(dev.pointsman.picker.scheduling.plugins.TpotSloFilter.class);
   }
 
   @Test

@@ -152,6 +152,35 @@ class PluginsTest {
   }
 
   @Test
+  void decodeValueAndThePoolsTpotObjectiveAreValidatedNamingThePath() {
+    PolicyConfig decode =
+        scorers(new PluginSpec("predicted-latency-scorer", 4.0, Map.of("decodeValue", -1)));
+    assertThatThrownBy(() -> Plugins.build(decode))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("scorers[0].params.decodeValue: -1.0 (expected a finite number >= 0)");
+
+    PolicyConfig objective =
+        new PolicyConfig(
+            List.of(new PluginSpec("tpot-slo-filter", null, Map.of("objectiveMs", 0))),
+            null,
+            null,
+            null,
+            null);
+    assertThatThrownBy(() -> Plugins.build(objective))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("filters[0].params.objectiveMs: 0.0 (expected a number of ms in (0, 3600000))");
+
+    PolicyConfig both =
+        new PolicyConfig(
+            List.of(new PluginSpec("tpot-slo-filter", null, Map.of("objectiveMs", 50))),
+            List.of(new PluginSpec("predicted-latency-scorer", 4.0, Map.of("decodeValue", 0.5))),
+            null,
+            null,
+            null);
+    assertThat(Plugins.build(both).filters()).hasSize(1);
+  }
+
+  @Test
   void weightedScorerRejectsNegativeWeightDirectly() {
     Scorer q = Plugins.scorer(PluginSpec.of("queue-scorer"), "scorers[0]");
 

@@ -3,6 +3,7 @@ package dev.pointsman.picker.scheduling.plugins;
 import dev.pointsman.picker.scheduling.Candidate;
 import dev.pointsman.picker.scheduling.CycleState;
 import dev.pointsman.picker.scheduling.LoraState;
+import dev.pointsman.picker.scheduling.Scheduler;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
 import dev.pointsman.picker.scheduling.Scorer;
 import dev.pointsman.picker.scheduling.SpeedProfile;
@@ -36,6 +37,9 @@ public final class PredictedLatencyScorer implements Scorer {
   /** Default weight of the fleet's cost of recomputing a prompt that another endpoint caches. */
   public static final double DEFAULT_CACHE_VALUE = 1.0;
 
+  /** Default weight of the decoding time a crowded endpoint adds to the request's answer. */
+  public static final double DEFAULT_DECODE_VALUE = 0.0;
+
   /** Prices from the priors alone, for a scheduler without a learned model; never trained. */
   private static final AdapterLoadModel PRIORS = new AdapterLoadModel();
 
@@ -43,6 +47,7 @@ public final class PredictedLatencyScorer implements Scorer {
   private final double loraLoadSeconds;
   private final double loraSlotWaitSeconds;
   private final double cacheValue;
+  private final double decodeValue;
 
   /**
    * @param meanPromptTokens prompt tokens assumed for each scraped waiting request
@@ -81,6 +86,21 @@ public final class PredictedLatencyScorer implements Scorer {
       double loraLoadSeconds,
       double loraSlotWaitSeconds,
       double cacheValue) {
+    this(meanPromptTokens, loraLoadSeconds, loraSlotWaitSeconds, cacheValue, DEFAULT_DECODE_VALUE);
+  }
+
+  /**
+   * @param decodeValue how much a second of decoding that the endpoint's load adds to the answer
+   *     (its expected output tokens times the predicted time per output token there, less what the
+   *     same endpoint gives a request alone) counts against a second of time to first token; 0 =
+   *     time to first token alone
+   */
+  public PredictedLatencyScorer(
+      double meanPromptTokens,
+      double loraLoadSeconds,
+      double loraSlotWaitSeconds,
+      double cacheValue,
+      double decodeValue) {
     if (!(meanPromptTokens >= 0) || Double.isInfinite(meanPromptTokens)) {
       throw new IllegalArgumentException(
           "meanPromptTokens: " + meanPromptTokens + " (expected a finite number >= 0)");
@@ -101,6 +121,11 @@ public final class PredictedLatencyScorer implements Scorer {
     }
     this.loraSlotWaitSeconds = loraSlotWaitSeconds;
     this.cacheValue = cacheValue;
+    if (!(decodeValue >= 0) || Double.isInfinite(decodeValue)) {
+      throw new IllegalArgumentException(
+          "decodeValue: " + decodeValue + " (expected a finite number >= 0)");
+    }
+    this.decodeValue = decodeValue;
   }
 
   public PredictedLatencyScorer() {
@@ -152,6 +177,11 @@ public final class PredictedLatencyScorer implements Scorer {
         out[i] +=
             busy * factor * (uncached[i] - fewestUncached) / c.profile().prefillTokensPerSecond();
       }
+    }
+    if (decodeValue > 0) {
+      addCrowdedDecoding(request, candidates, context, out);
+    }
+    for (int i = 0; i < n; i++) {
       best = Math.min(best, out[i]);
     }
     context.analyticTtft(analytic);
@@ -159,6 +189,34 @@ public final class PredictedLatencyScorer implements Scorer {
     context.predictedTtft(predicted);
     for (int i = 0; i < n; i++) {
       out[i] = best / out[i];
+    }
+  }
+
+  /**
+   * Adds to each candidate's seconds the decoding its crowd would add to this request's answer: the
+   * expected output tokens times the part of its predicted time per output token that is above both
+   * what the same endpoint gives a request alone and what the fastest candidate predicts. What a
+   * GPU is (an L4 decodes slower than an H100 even when idle) is not charged: the time to first
+   * token already weighs GPU speed, and charging it would keep the slow pods idle until the fast
+   * ones queue for seconds. What is charged is the running batch and its KV cache that
+   * concentrating requests on one pod, for its cache or its adapter, makes every one of them decode
+   * through, when another pod would decode this one faster.
+   */
+  private void addCrowdedDecoding(
+      SchedulingRequest request, List<Candidate> candidates, CycleState context, double[] out) {
+    int n = candidates.size();
+    double[] loaded = new double[n];
+    double[] idle = new double[n];
+    double fastest = Double.POSITIVE_INFINITY;
+    for (int i = 0; i < n; i++) {
+      Candidate c = candidates.get(i);
+      loaded[i] = context.predictTpotSeconds(c, request);
+      idle[i] = context.idleTpotSeconds(c, request);
+      fastest = Math.min(fastest, loaded[i]);
+    }
+    double tokens = decodeValue * Scheduler.expectedOutputTokens(request);
+    for (int i = 0; i < n; i++) {
+      out[i] += tokens * Math.max(0.0, loaded[i] - Math.max(idle[i], fastest));
     }
   }
 

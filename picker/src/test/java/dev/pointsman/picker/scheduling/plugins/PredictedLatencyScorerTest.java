@@ -156,6 +156,57 @@ class PredictedLatencyScorerTest {
   }
 
   @Test
+  void aCrowdedCachingPodIsChargedTheDecodingItsCrowdAddsNotTheSlowGpuItsPace() {
+    // a 4,096-token prompt; endpoint 0 caches it and runs 60 sequences holding 403k tokens of KV
+    // (every step reads them: 16 + 40.7 = 56.7 ms a token); endpoint 1 caches nothing and runs 2
+    // (18.6 ms a token); endpoint 2 is an idle slow GPU (80 ms a token whatever its load)
+    long[] blocks = java.util.stream.LongStream.rangeClosed(1, 256).toArray();
+    CycleState state = Fixtures.cycle(blocks, new int[] {256, 0, 0});
+    List<Candidate> c =
+        List.of(
+            Fixtures.withProfile(
+                "10.0.0.1:8000",
+                MID,
+                new dev.pointsman.picker.scheduling.EndpointMetrics(
+                    0, 60, 0.9, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
+                InFlightTracker.Load.NONE),
+            Fixtures.withProfile(
+                "10.0.0.2:8000",
+                MID,
+                new dev.pointsman.picker.scheduling.EndpointMetrics(
+                    0, 2, 0.05, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
+                InFlightTracker.Load.NONE),
+            Fixtures.withProfile(
+                "10.0.0.3:8000",
+                SLOW,
+                new dev.pointsman.picker.scheduling.EndpointMetrics(
+                    0, 0, 0.0, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
+                InFlightTracker.Load.NONE));
+    var request = Fixtures.request(null, "", 4096);
+    double[] firstToken = new double[3];
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0).score(request, c, state, firstToken);
+    assertThat(firstToken[0]).as("by first token alone the cache wins").isEqualTo(1.0);
+
+    double[] decoding = new double[3];
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0).score(request, c, state, decoding);
+    // 200 expected tokens × (56.7 − 18.6) ms ≈ 7.6 s against recomputing 4,096 tokens (~0.6 s)
+    assertThat(decoding[1]).as("the decoding its crowd adds moves it").isEqualTo(1.0);
+    assertThat(decoding[0]).isLessThan(0.1);
+    // the slow GPU is charged nothing for its pace: against endpoint 1 it stands as before
+    assertThat(decoding[2] / decoding[1]).isCloseTo(firstToken[2] / firstToken[1], within(1e-12));
+  }
+
+  @Test
+  void rejectsANegativeOrInfiniteDecodeValue() {
+    assertThatThrownBy(() -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, -0.1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("decodeValue");
+    assertThatThrownBy(
+            () -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, Double.POSITIVE_INFINITY))
+        .hasMessageContaining("decodeValue");
+  }
+
+  @Test
   void deepQueueOnTheH100FlipsIt() {
     double[] s = score(List.of(on(FAST, 100, 0, 0), on(SLOW, 0, 0, 0)), NO_PREFIX, 1000);
 

@@ -1,6 +1,7 @@
 package dev.pointsman.picker.scheduling.plugins;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pointsman.picker.scheduling.Candidate;
 import dev.pointsman.picker.scheduling.CycleState;
@@ -68,5 +69,23 @@ class TpotSloFilterTest {
         Fixtures.candidate("10.0.0.5:8000", "A100-80", LIGHT, InFlightTracker.Load.NONE);
     assertThat(state().predictTpotSeconds(loaded, withSlo(0.05)))
         .isGreaterThan(2 * state().predictTpotSeconds(idle, withSlo(0.05)));
+  }
+
+  @Test
+  void thePoolsObjectiveAppliesToRequestsWithoutTheirOwn() {
+    TpotSloFilter pool = new TpotSloFilter(0.050);
+    assertThat(pool.filter(SchedulingRequest.of("r", "m", 500), both, state()))
+        .containsExactly(h100);
+    // a request's own objective wins over the pool's, looser or stricter
+    assertThat(pool.filter(withSlo(1.0), both, state())).isEqualTo(both);
+    assertThat(new TpotSloFilter(1.0).filter(withSlo(0.050), both, state())).containsExactly(h100);
+  }
+
+  @Test
+  void anObjectiveOutOfRangeIsRefusedWithItsName() {
+    assertThatThrownBy(() -> new TpotSloFilter(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("objectiveMs");
+    assertThatThrownBy(() -> new TpotSloFilter(-0.05)).hasMessageContaining("objectiveMs");
   }
 }
