@@ -36,8 +36,10 @@ public final class DataPathAB {
     FIGURES.put("p99_ms", "added latency p99 (ms)");
     FIGURES.put("cpu_us", "process CPU per request (µs)");
     FIGURES.put("cpu_nojit_us", "process CPU less JIT compilation per request (µs)");
+    FIGURES.put("cpu_nopods_us", "process CPU less the stand-in pods' threads per request (µs)");
     FIGURES.put("exec_cpu_us", "gRPC executor CPU per request (µs)");
     FIGURES.put("alloc_kb", "allocation per request (KB)");
+    FIGURES.put("alloc_nopods_kb", "allocation less the stand-in pods' threads per request (KB)");
     FIGURES.put("exec_alloc_kb", "executor allocation per request (KB)");
     FIGURES.put("young_gcs", "young GCs in the window");
     FIGURES.put("young_pause_ms", "young GC pause total (ms)");

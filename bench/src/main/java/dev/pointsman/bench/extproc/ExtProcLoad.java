@@ -172,7 +172,8 @@ public final class ExtProcLoad {
     return String.format(
         Locale.ROOT,
         "ab-result target=%s requests=%d errors=%d achieved=%.1f p50_ms=%.4f p99_ms=%.4f"
-            + " cpu_us=%.2f cpu_nojit_us=%.2f exec_cpu_us=%.2f alloc_kb=%.3f exec_alloc_kb=%.3f young_gcs=%d"
+            + " cpu_us=%.2f cpu_nojit_us=%.2f cpu_nopods_us=%.2f exec_cpu_us=%.2f alloc_kb=%.3f"
+            + " alloc_nopods_kb=%.3f exec_alloc_kb=%.3f young_gcs=%d"
             + " young_pause_ms=%d max_pause_ms=%.3f warmup_s=%d settled=%d compile_ms=%d",
         target,
         r.requests(),
@@ -184,8 +185,16 @@ public final class ExtProcLoad {
         (a.processCpuNanos() - b.processCpuNanos() - (a.compileMillis() - b.compileMillis()) * 1e6)
             / n
             / 1e3,
+        (a.processCpuNanos() - b.processCpuNanos() - (a.podsCpuNanos() - b.podsCpuNanos()))
+            / n
+            / 1e3,
         (a.executorCpuNanos() - b.executorCpuNanos()) / n / 1e3,
         (a.allocatedBytes() - b.allocatedBytes()) / n / 1e3,
+        (a.allocatedBytes()
+                - b.allocatedBytes()
+                - (a.podsAllocatedBytes() - b.podsAllocatedBytes()))
+            / n
+            / 1e3,
         (a.executorAllocatedBytes() - b.executorAllocatedBytes()) / n / 1e3,
         a.youngGcs() - b.youngGcs(),
         a.youngGcMillis() - b.youngGcMillis(),

@@ -12,13 +12,20 @@ import javax.management.openmbean.CompositeData;
 /**
  * This JVM's cost counters, read before and after a measured window: process CPU, CPU and
  * allocation of the gRPC server's executor threads ({@code grpc-0}, {@code grpc-1}, ..., named by
- * the runtime's pool), heap allocated by every thread (terminated ones included), young collections
- * and their pauses, and the JIT's total compilation time (to tell when warm-up has settled).
- * Thread-safe.
+ * the runtime's pool), CPU and allocation of the stand-in model servers' threads (the JDK HTTP
+ * server's, which answer the picker's scrapes: in a real fleet they are other machines), heap
+ * allocated by every thread (terminated ones included), young collections and their pauses, and the
+ * JIT's total compilation time (to tell when warm-up has settled). Thread-safe.
  */
 final class JvmCounters {
   /** The gRPC server executor's threads; not Netty's event loops, not the client's executor. */
   static final Pattern EXECUTOR_THREAD = Pattern.compile("grpc-\\d+");
+
+  /**
+   * The JDK HTTP server's threads: its dispatcher, which runs the stand-in pods' handlers (they
+   * have no executor of their own), and its idle-connection timer. Never the picker's.
+   */
+  static final Pattern POD_THREAD = Pattern.compile("HTTP-Dispatcher|idle-timeout-task");
 
   private final com.sun.management.OperatingSystemMXBean os =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -54,6 +61,8 @@ final class JvmCounters {
       long executorCpuNanos,
       long allocatedBytes,
       long executorAllocatedBytes,
+      long podsCpuNanos,
+      long podsAllocatedBytes,
       long youngGcs,
       long youngGcMillis,
       long compileMillis) {}
@@ -61,10 +70,18 @@ final class JvmCounters {
   Snapshot read() {
     long executorCpu = 0;
     long executorAlloc = 0;
+    long podsCpu = 0;
+    long podsAlloc = 0;
     for (var info : threads.getThreadInfo(threads.getAllThreadIds())) {
-      if (info != null && EXECUTOR_THREAD.matcher(info.getThreadName()).matches()) {
+      if (info == null) {
+        continue;
+      }
+      if (EXECUTOR_THREAD.matcher(info.getThreadName()).matches()) {
         executorCpu += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
         executorAlloc += Math.max(0, threads.getThreadAllocatedBytes(info.getThreadId()));
+      } else if (POD_THREAD.matcher(info.getThreadName()).matches()) {
+        podsCpu += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+        podsAlloc += Math.max(0, threads.getThreadAllocatedBytes(info.getThreadId()));
       }
     }
     long gcs = 0;
@@ -80,6 +97,8 @@ final class JvmCounters {
         executorCpu,
         threads.getTotalThreadAllocatedBytes(),
         executorAlloc,
+        podsCpu,
+        podsAlloc,
         gcs,
         gcMillis,
         compileMillis());
