@@ -76,12 +76,11 @@ public final class CycleState {
   }
 
   /**
-   * Predicted seconds per output token for {@code request} on {@code c} if it ran there alone: the
-   * endpoint's own pace, whatever its load, corrected by the learned model when there is one.
+   * How much slower than its analytic estimate {@code address} has been observed to decode: the
+   * learned TPOT model's factor, 1 without a model or before any observation.
    */
-  public double idleTpotSeconds(Candidate c, SchedulingRequest request) {
-    double analytic = Scheduler.analyticIdleTpot(c, request);
-    return tpotModel == null ? analytic : tpotModel.predict(c.address(), analytic);
+  public double tpotFactor(String address) {
+    return tpotModel == null ? 1.0 : tpotModel.factor(address);
   }
 
   /** Adapters with live requests the picker sent to {@code address}. */

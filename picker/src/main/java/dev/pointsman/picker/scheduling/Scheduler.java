@@ -356,15 +356,6 @@ public final class Scheduler {
     return c.profile().tpotSeconds(batch, context, queued, expectedOutputTokens(request));
   }
 
-  /**
-   * The analytic time per output token {@code request} would see on {@code c} alone: a batch of
-   * one, its own prompt as the only context, nothing queued. What the endpoint's GPU gives any
-   * request, whatever the endpoint's load.
-   */
-  public static double analyticIdleTpot(Candidate c, SchedulingRequest request) {
-    return c.profile().tpotSeconds(1, request.promptTokens(), 0, expectedOutputTokens(request));
-  }
-
   /** Output tokens expected of {@code request}: its cap, at most a typical chat answer's. */
   public static int expectedOutputTokens(SchedulingRequest request) {
     return request.maxOutputTokens() > 0

@@ -37,7 +37,7 @@ public final class PredictedLatencyScorer implements Scorer {
   /** Default weight of the fleet's cost of recomputing a prompt that another endpoint caches. */
   public static final double DEFAULT_CACHE_VALUE = 1.0;
 
-  /** Default weight of the decoding time a crowded endpoint adds to the request's answer. */
+  /** Default weight of the decoding time a request adds to the running batch it joins. */
   public static final double DEFAULT_DECODE_VALUE = 0.0;
 
   /** Prices from the priors alone, for a scheduler without a learned model; never trained. */
@@ -90,10 +90,9 @@ public final class PredictedLatencyScorer implements Scorer {
   }
 
   /**
-   * @param decodeValue how much a second of decoding that the endpoint's load adds to the answer
-   *     (its expected output tokens times the predicted time per output token there, less what the
-   *     same endpoint gives a request alone) counts against a second of time to first token; 0 =
-   *     time to first token alone
+   * @param decodeValue how much a second of decoding that this request adds to the requests running
+   *     where it goes (they all read its KV cache at every step) counts against a second of its own
+   *     time to first token; 0 = time to first token alone
    */
   public PredictedLatencyScorer(
       double meanPromptTokens,
@@ -179,7 +178,7 @@ public final class PredictedLatencyScorer implements Scorer {
       }
     }
     if (decodeValue > 0) {
-      addCrowdedDecoding(request, candidates, context, out);
+      addBatchSlowdown(request, candidates, context, out);
     }
     for (int i = 0; i < n; i++) {
       best = Math.min(best, out[i]);
@@ -193,30 +192,34 @@ public final class PredictedLatencyScorer implements Scorer {
   }
 
   /**
-   * Adds to each candidate's seconds the decoding its crowd would add to this request's answer: the
-   * expected output tokens times the part of its predicted time per output token that is above both
-   * what the same endpoint gives a request alone and what the fastest candidate predicts. What a
-   * GPU is (an L4 decodes slower than an H100 even when idle) is not charged: the time to first
-   * token already weighs GPU speed, and charging it would keep the slow pods idle until the fast
-   * ones queue for seconds. What is charged is the running batch and its KV cache that
-   * concentrating requests on one pod, for its cache or its adapter, makes every one of them decode
-   * through, when another pod would decode this one faster.
+   * Adds to each candidate's seconds what joining its running batch costs the requests already in
+   * it, beyond the cheapest candidate's: every step that batch takes reads this request's KV cache
+   * too, so each running sequence decodes its remaining tokens (half the expected output, on
+   * average) that much slower, at the endpoint's learned decoding speed. A long prompt joining a
+   * large batch of long contexts is dear; a short one, or any request on an idle pod, costs the
+   * others almost nothing. The request's own decoding pace is not charged: the time to first token
+   * already weighs GPU speed, and charging an L4's pace keeps the L4s idle while the fast pods
+   * queue.
    */
-  private void addCrowdedDecoding(
+  private void addBatchSlowdown(
       SchedulingRequest request, List<Candidate> candidates, CycleState context, double[] out) {
     int n = candidates.size();
-    double[] loaded = new double[n];
-    double[] idle = new double[n];
-    double fastest = Double.POSITIVE_INFINITY;
+    double[] cost = new double[n];
+    double least = Double.POSITIVE_INFINITY;
+    double remaining = Scheduler.expectedOutputTokens(request) / 2.0;
     for (int i = 0; i < n; i++) {
       Candidate c = candidates.get(i);
-      loaded[i] = context.predictTpotSeconds(c, request);
-      idle[i] = context.idleTpotSeconds(c, request);
-      fastest = Math.min(fastest, loaded[i]);
+      SpeedProfile p = c.profile();
+      int running = c.running() + c.load().pendingRequests();
+      double context0 = c.contextTokens();
+      double slower =
+          p.stepSeconds(running + 1, context0 + request.promptTokens())
+              - p.stepSeconds(running, context0);
+      cost[i] = running * Math.max(0.0, slower) * remaining * context.tpotFactor(c.address());
+      least = Math.min(least, cost[i]);
     }
-    double tokens = decodeValue * Scheduler.expectedOutputTokens(request);
     for (int i = 0; i < n; i++) {
-      out[i] += tokens * Math.max(0.0, loaded[i] - Math.max(idle[i], fastest));
+      out[i] += decodeValue * (cost[i] - least);
     }
   }
 

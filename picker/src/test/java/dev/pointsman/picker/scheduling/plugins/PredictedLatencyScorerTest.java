@@ -155,45 +155,53 @@ class PredictedLatencyScorerTest {
     assertThat(out[0]).isLessThan(0.85);
   }
 
+  private static Candidate mid(String address, int running, double kv) {
+    return Fixtures.withProfile(
+        address,
+        MID,
+        new dev.pointsman.picker.scheduling.EndpointMetrics(
+            0, running, kv, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
+        InFlightTracker.Load.NONE);
+  }
+
   @Test
-  void aCrowdedCachingPodIsChargedTheDecodingItsCrowdAddsNotTheSlowGpuItsPace() {
-    // a 4,096-token prompt; endpoint 0 caches it and runs 60 sequences holding 403k tokens of KV
-    // (every step reads them: 16 + 40.7 = 56.7 ms a token); endpoint 1 caches nothing and runs 2
-    // (18.6 ms a token); endpoint 2 is an idle slow GPU (80 ms a token whatever its load)
+  void aLongPromptJoiningABigBatchOfLongContextsIsChargedWhatItCostsThatBatch() {
+    // a 4,096-token prompt; endpoint 0 caches it and runs 60 sequences holding 403k tokens of KV,
+    // endpoint 1 caches nothing and runs 2. Joining endpoint 0 makes each of its steps read 4,096
+    // more tokens (0.41 ms on the mid GPU) for 60 sequences over 100 tokens each: about 2.5 s of
+    // the others' time, against 0.08 s on endpoint 1 and recomputing the prompt there (~0.5 s)
     long[] blocks = java.util.stream.LongStream.rangeClosed(1, 256).toArray();
-    CycleState state = Fixtures.cycle(blocks, new int[] {256, 0, 0});
-    List<Candidate> c =
-        List.of(
-            Fixtures.withProfile(
-                "10.0.0.1:8000",
-                MID,
-                new dev.pointsman.picker.scheduling.EndpointMetrics(
-                    0, 60, 0.9, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
-                InFlightTracker.Load.NONE),
-            Fixtures.withProfile(
-                "10.0.0.2:8000",
-                MID,
-                new dev.pointsman.picker.scheduling.EndpointMetrics(
-                    0, 2, 0.05, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
-                InFlightTracker.Load.NONE),
-            Fixtures.withProfile(
-                "10.0.0.3:8000",
-                SLOW,
-                new dev.pointsman.picker.scheduling.EndpointMetrics(
-                    0, 0, 0.0, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
-                InFlightTracker.Load.NONE));
+    CycleState state = Fixtures.cycle(blocks, new int[] {256, 0});
+    List<Candidate> c = List.of(mid("10.0.0.1:8000", 60, 0.9), mid("10.0.0.2:8000", 2, 0.05));
     var request = Fixtures.request(null, "", 4096);
-    double[] firstToken = new double[3];
+    double[] firstToken = new double[2];
     new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0).score(request, c, state, firstToken);
     assertThat(firstToken[0]).as("by first token alone the cache wins").isEqualTo(1.0);
 
-    double[] decoding = new double[3];
+    double[] decoding = new double[2];
     new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0).score(request, c, state, decoding);
-    // 200 expected tokens × (56.7 − 18.6) ms ≈ 7.6 s against recomputing 4,096 tokens (~0.6 s)
-    assertThat(decoding[1]).as("the decoding its crowd adds moves it").isEqualTo(1.0);
-    assertThat(decoding[0]).isLessThan(0.1);
-    // the slow GPU is charged nothing for its pace: against endpoint 1 it stands as before
-    assertThat(decoding[2] / decoding[1]).isCloseTo(firstToken[2] / firstToken[1], within(1e-12));
+    assertThat(decoding[1]).as("what it costs the big batch moves it").isEqualTo(1.0);
+    assertThat(decoding[0]).isLessThan(0.5);
+
+    // a short prompt costs the same batch little: the cache keeps it
+    CycleState shortState = Fixtures.cycle(new long[] {1, 2}, new int[] {2, 0});
+    double[] shortPrompt = new double[2];
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0)
+        .score(Fixtures.request(null, "", 32), c, shortState, shortPrompt);
+    assertThat(shortPrompt[0]).isEqualTo(1.0);
+  }
+
+  @Test
+  void podsWithoutARunningBatchAreChargedNothingWhateverTheirGpu() {
+    // idle pods of a fast, a slow and a mid GPU: the charge is the same (none) on each, so the
+    // scores are those of time to first token alone, the slow GPU's pace included
+    List<Candidate> c = List.of(on(FAST, 0, 0, 0), on(SLOW, 0, 0, 0), mid("10.0.0.3:8000", 0, 0));
+    var request = Fixtures.request(null, "", 2048);
+    double[] firstToken = new double[3];
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0).score(request, c, NO_PREFIX, firstToken);
+    double[] decoding = new double[3];
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0).score(request, c, NO_PREFIX, decoding);
+    assertThat(decoding).containsExactly(firstToken, within(1e-12));
   }
 
   @Test
