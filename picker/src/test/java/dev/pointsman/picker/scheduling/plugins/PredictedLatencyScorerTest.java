@@ -182,13 +182,6 @@ class PredictedLatencyScorerTest {
     new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0).score(request, c, state, decoding);
     assertThat(decoding[1]).as("what it costs the big batch moves it").isEqualTo(1.0);
     assertThat(decoding[0]).isLessThan(0.5);
-
-    // a short prompt costs the same batch little: the cache keeps it
-    CycleState shortState = Fixtures.cycle(new long[] {1, 2}, new int[] {2, 0});
-    double[] shortPrompt = new double[2];
-    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0)
-        .score(Fixtures.request(null, "", 32), c, shortState, shortPrompt);
-    assertThat(shortPrompt[0]).isEqualTo(1.0);
   }
 
   @Test
