@@ -75,14 +75,6 @@ public final class CycleState {
     return tpotModel == null ? analytic : tpotModel.predict(c.address(), analytic);
   }
 
-  /**
-   * How much slower than its analytic estimate {@code address} has been observed to decode: the
-   * learned TPOT model's factor, 1 without a model or before any observation.
-   */
-  public double tpotFactor(String address) {
-    return tpotModel == null ? 1.0 : tpotModel.factor(address);
-  }
-
   /** Adapters with live requests the picker sent to {@code address}. */
   public java.util.Set<String> liveAdapters(String address) {
     return inFlight == null ? java.util.Set.of() : inFlight.liveAdapters(address);

@@ -178,7 +178,7 @@ public final class PredictedLatencyScorer implements Scorer {
       }
     }
     if (decodeValue > 0) {
-      addBatchSlowdown(request, candidates, context, out);
+      addBatchSlowdown(request, candidates, out);
     }
     for (int i = 0; i < n; i++) {
       best = Math.min(best, out[i]);
@@ -195,14 +195,14 @@ public final class PredictedLatencyScorer implements Scorer {
    * Adds to each candidate's seconds what joining its running batch costs the requests already in
    * it, beyond the cheapest candidate's: every step that batch takes reads this request's KV cache
    * too, so each running sequence decodes its remaining tokens (half the expected output, on
-   * average) that much slower, at the endpoint's learned decoding speed. A long prompt joining a
-   * large batch of long contexts is dear; a short one, or any request on an idle pod, costs the
-   * others almost nothing. The request's own decoding pace is not charged: the time to first token
-   * already weighs GPU speed, and charging an L4's pace keeps the L4s idle while the fast pods
-   * queue.
+   * average) that much slower, priced by the GPU's speed prior (scaled by the learned TPOT factor
+   * it cost pods on the training set's grouped prompts). A long prompt joining a large batch of
+   * long contexts is dear; a short one, or any request on an idle pod, costs the others almost
+   * nothing. The request's own decoding pace is not charged: the time to first token already weighs
+   * GPU speed, and charging an L4's pace keeps the L4s idle while the fast pods queue.
    */
   private void addBatchSlowdown(
-      SchedulingRequest request, List<Candidate> candidates, CycleState context, double[] out) {
+      SchedulingRequest request, List<Candidate> candidates, double[] out) {
     int n = candidates.size();
     double[] cost = new double[n];
     double least = Double.POSITIVE_INFINITY;
@@ -215,7 +215,7 @@ public final class PredictedLatencyScorer implements Scorer {
       double slower =
           p.stepSeconds(running + 1, context0 + request.promptTokens())
               - p.stepSeconds(running, context0);
-      cost[i] = running * Math.max(0.0, slower) * remaining * context.tpotFactor(c.address());
+      cost[i] = running * Math.max(0.0, slower) * remaining;
       least = Math.min(least, cost[i]);
     }
     for (int i = 0; i < n; i++) {
