@@ -23,7 +23,9 @@ import java.util.List;
  * candidate that would recompute prompt tokens another candidate holds in cache is charged that
  * prefill too, in seconds of its GPU, scaled by how full the candidates' KV caches are ({@code
  * cacheValue}): an idle fleet has compute to spare, a busy one pays for every recomputed prompt in
- * capacity, at the endpoint's learned speed. Score is {@code fastest / this}, in (0,1].
+ * capacity, at the endpoint's learned speed. With {@code decodeValue} above 0 (off by default), a
+ * candidate is also charged what joining its running batch costs the requests already there: every
+ * step reads this request's KV cache too. Score is {@code fastest / this}, in (0,1].
  */
 public final class PredictedLatencyScorer implements Scorer {
   public static final String TYPE = "predicted-latency-scorer";
@@ -195,11 +197,12 @@ public final class PredictedLatencyScorer implements Scorer {
    * Adds to each candidate's seconds what joining its running batch costs the requests already in
    * it, beyond the cheapest candidate's: every step that batch takes reads this request's KV cache
    * too, so each running sequence decodes its remaining tokens (half the expected output, on
-   * average) that much slower, priced by the GPU's speed prior (scaled by the learned TPOT factor
-   * it cost pods on the training set's grouped prompts). A long prompt joining a large batch of
-   * long contexts is dear; a short one, or any request on an idle pod, costs the others almost
-   * nothing. The request's own decoding pace is not charged: the time to first token already weighs
-   * GPU speed, and charging an L4's pace keeps the L4s idle while the fast pods queue.
+   * average) that much slower, priced at the GPU's speed prior (the learned TPOT factor is not
+   * applied: scaled by it, the charge cost two pods on the training set's grouped prompts, S3
+   * groups). A long prompt joining a large batch of long contexts is dear; a short one, or any
+   * request on an idle pod, costs the others almost nothing. The request's own decoding pace is not
+   * charged: the time to first token already weighs GPU speed, and charging an L4's pace keeps the
+   * L4s idle while the fast pods queue.
    */
   private void addBatchSlowdown(
       SchedulingRequest request, List<Candidate> candidates, double[] out) {
@@ -211,10 +214,9 @@ public final class PredictedLatencyScorer implements Scorer {
       Candidate c = candidates.get(i);
       SpeedProfile p = c.profile();
       int running = c.running() + c.load().pendingRequests();
-      double context0 = c.contextTokens();
+      double held = c.contextTokens();
       double slower =
-          p.stepSeconds(running + 1, context0 + request.promptTokens())
-              - p.stepSeconds(running, context0);
+          p.stepSeconds(running + 1, held + request.promptTokens()) - p.stepSeconds(running, held);
       cost[i] = running * Math.max(0.0, slower) * remaining;
       least = Math.min(least, cost[i]);
     }
