@@ -7,6 +7,7 @@ import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scheduling.EndpointMetrics;
 import dev.pointsman.picker.scheduling.EndpointState;
 import dev.pointsman.picker.scheduling.InFlightTracker;
+import dev.pointsman.picker.scheduling.PluginSpec;
 import dev.pointsman.picker.scheduling.Plugins;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.picker.scheduling.PoolSnapshot;
@@ -76,6 +77,13 @@ public class SchedulerBenchmark {
   @Param({"false"})
   public boolean sharing;
 
+  /**
+   * The predicted-latency scorer's {@code decodeValue} (0, the default, leaves the built-in blend
+   * as it is; above 0 it adds the batch charge, docs/plugins/predicted-latency-scorer.md).
+   */
+  @Param({"0"})
+  public double decodeValue;
+
   private Scheduler scheduler;
   private SchedulingPolicy policy;
   private ScheduledExecutorService drainer;
@@ -84,6 +92,21 @@ public class SchedulerBenchmark {
   private SplittableRandom random;
   private int next;
 
+  /** The built-in blend with the predicted-latency scorer's {@code decodeValue} set. */
+  static PolicyConfig withDecodeValue(double value) {
+    PolicyConfig defaults = PolicyConfig.defaults();
+    java.util.List<PluginSpec> scorers = new java.util.ArrayList<>();
+    for (PluginSpec spec : defaults.scorersOrDefault()) {
+      if (spec.type().equals("predicted-latency-scorer")) {
+        java.util.Map<String, Object> params = new java.util.HashMap<>(spec.params());
+        params.put("decodeValue", value);
+        spec = new PluginSpec(spec.type(), spec.weight(), params);
+      }
+      scorers.add(spec);
+    }
+    return new PolicyConfig(null, scorers, null, null, null);
+  }
+
   @Setup
   public void setUp() {
     SplittableRandom seed = new SplittableRandom(42);
@@ -91,7 +114,8 @@ public class SchedulerBenchmark {
     PrefixIndex index = new PrefixIndex(31_250);
     InFlightTracker inFlight = new InFlightTracker();
     scheduler = new Scheduler(index, inFlight, hasher, System::nanoTime);
-    policy = Plugins.build(PolicyConfig.defaults());
+    policy =
+        Plugins.build(decodeValue > 0 ? withDecodeValue(decodeValue) : PolicyConfig.defaults());
     if (sharing) {
       Outbox outbox = Outbox.of(ReplicationSection.DEFAULTS);
       scheduler.shareWith(outbox);
