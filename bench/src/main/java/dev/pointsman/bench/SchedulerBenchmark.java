@@ -17,6 +17,7 @@ import dev.pointsman.picker.scheduling.SchedulingRequest;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -95,10 +96,10 @@ public class SchedulerBenchmark {
   /** The built-in blend with the predicted-latency scorer's {@code decodeValue} set. */
   static PolicyConfig withDecodeValue(double value) {
     PolicyConfig defaults = PolicyConfig.defaults();
-    java.util.List<PluginSpec> scorers = new java.util.ArrayList<>();
+    List<PluginSpec> scorers = new ArrayList<>();
     for (PluginSpec spec : defaults.scorersOrDefault()) {
       if (spec.type().equals("predicted-latency-scorer")) {
-        java.util.Map<String, Object> params = new java.util.HashMap<>(spec.params());
+        Map<String, Object> params = new HashMap<>(spec.params());
         params.put("decodeValue", value);
         spec = new PluginSpec(spec.type(), spec.weight(), params);
       }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pointsman.picker.k8s.api.AcceptanceStatus;
+import dev.pointsman.picker.k8s.api.FilterSpec;
 import dev.pointsman.picker.k8s.api.PickerPolicy;
 import dev.pointsman.picker.k8s.api.PickerPolicySpec;
 import dev.pointsman.picker.k8s.api.PickerSpec;
@@ -15,6 +16,7 @@ import dev.pointsman.picker.k8s.api.ScorerSpec;
 import dev.pointsman.picker.k8s.api.TargetRef;
 import dev.pointsman.picker.scheduling.SchedulingPolicy;
 import dev.pointsman.picker.scheduling.WeightedScorer;
+import dev.pointsman.picker.scheduling.plugins.TpotSloFilter;
 import dev.pointsman.testing.Await;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
@@ -152,35 +154,26 @@ class PolicyTest {
         .startsWith("spec.picker.topK: 3 (expected only with type weighted-random-picker");
   }
 
+  /** A policy whose only filter is the TPOT filter with the pool objective {@code objectiveMs}. */
+  private static PickerPolicySpec tpotObjective(double objectiveMs) {
+    return new PickerPolicySpec(
+        null,
+        List.of(new FilterSpec("tpot-slo-filter", Map.of("objectiveMs", objectiveMs))),
+        List.of(scorer("queue-scorer", 1)),
+        null,
+        null,
+        null);
+  }
+
   @Test
   void filterParametersReachTheFilterAndABadOneNamesItsField() {
-    PickerPolicySpec bad =
-        new PickerPolicySpec(
-            null,
-            List.of(
-                new dev.pointsman.picker.k8s.api.FilterSpec(
-                    "tpot-slo-filter", Map.of("objectiveMs", 0.0))),
-            List.of(scorer("queue-scorer", 1)),
-            null,
-            null,
-            null);
-    assertThatThrownBy(() -> PolicyCompiler.compile(bad))
+    assertThatThrownBy(() -> PolicyCompiler.compile(tpotObjective(0)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("spec.filters[0].parameters.objectiveMs: 0.0");
 
-    PickerPolicySpec pool =
-        new PickerPolicySpec(
-            null,
-            List.of(
-                new dev.pointsman.picker.k8s.api.FilterSpec(
-                    "tpot-slo-filter", Map.of("objectiveMs", 50.0))),
-            List.of(scorer("queue-scorer", 1)),
-            null,
-            null,
-            null);
-    assertThat(PolicyCompiler.compile(pool).filters())
+    assertThat(PolicyCompiler.compile(tpotObjective(50)).filters())
         .singleElement()
-        .isInstanceOf(dev.pointsman.picker.scheduling.plugins.TpotSloFilter.class);
+        .isInstanceOf(TpotSloFilter.class);
   }
 
   @Test

@@ -21,25 +21,17 @@ class SglangResilienceTest {
     return world.fleet;
   }
 
-  private BenchRequest request(long id) {
-    return world.request(id);
-  }
-
-  private int sentTo(RoutingPolicy p, int pod, int n, long firstId) {
-    return world.sentTo(p, pod, n, firstId);
-  }
-
   /** {@code times} requests refused by {@code pod} (as if the router had sent them there). */
   private void refuse(RoutingPolicy p, int pod, int times, long firstId) {
     for (int i = 0; i < times; i++) {
-      p.onConnectFailed(request(firstId + i), pod, 0);
+      p.onConnectFailed(world.request(firstId + i), pod, 0);
     }
   }
 
   @Test
   void aRefusedRequestIsSentAgainAfterADoublingBackoffFiveTimesThenGivenUp() {
     RoutingPolicy p = Policies.create("sglang-cache-aware", fleet(4), new SplittableRandom(5));
-    BenchRequest r = request(1);
+    BenchRequest r = world.request(1);
     for (int retries = 0; retries < 5; retries++) {
       p.route(r);
       double expected = 50 * Math.pow(2, retries);
@@ -56,14 +48,14 @@ class SglangResilienceTest {
     RoutingPolicy p = Policies.create("sglang-cache-aware", fleet(4), new SplittableRandom(5));
 
     refuse(p, 0, 4, 100);
-    assertThat(sentTo(p, 0, 40, 1_000)).as("four are not enough").isPositive();
+    assertThat(world.sentTo(p, 0, 40, 1_000)).as("four are not enough").isPositive();
     refuse(p, 0, 5, 200);
-    assertThat(sentTo(p, 0, 40, 2_000)).as("open").isZero();
+    assertThat(world.sentTo(p, 0, 40, 2_000)).as("open").isZero();
 
     world.cluster.runUntil(29_000);
-    assertThat(sentTo(p, 0, 40, 3_000)).as("still open").isZero();
+    assertThat(world.sentTo(p, 0, 40, 3_000)).as("still open").isZero();
     world.cluster.runUntil(30_001);
-    assertThat(sentTo(p, 0, 40, 4_000)).as("half-open: requests go to it again").isPositive();
+    assertThat(world.sentTo(p, 0, 40, 4_000)).as("half-open: requests go to it again").isPositive();
   }
 
   @Test
@@ -72,23 +64,29 @@ class SglangResilienceTest {
     refuse(p, 0, 5, 100);
     world.cluster.runUntil(30_001);
     refuse(p, 0, 1, 200);
-    assertThat(sentTo(p, 0, 40, 1_000)).as("one refusal while half-open: open again").isZero();
+    assertThat(world.sentTo(p, 0, 40, 1_000))
+        .as("one refusal while half-open: open again")
+        .isZero();
 
     world.cluster.runUntil(60_002);
-    assertThat(sentTo(p, 0, 40, 2_000)).as("half-open again; its answers close it").isPositive();
+    assertThat(world.sentTo(p, 0, 40, 2_000))
+        .as("half-open again; its answers close it")
+        .isPositive();
     refuse(p, 0, 4, 300);
-    assertThat(sentTo(p, 0, 40, 3_000)).as("closed: four refusals are not enough").isPositive();
+    assertThat(world.sentTo(p, 0, 40, 3_000))
+        .as("closed: four refusals are not enough")
+        .isPositive();
   }
 
   @Test
   void anAnswerEndsARunOfRefusals() {
     RoutingPolicy p = Policies.create("sglang-cache-aware", fleet(4), new SplittableRandom(5));
     refuse(p, 0, 4, 100);
-    BenchRequest ok = request(50);
+    BenchRequest ok = world.request(50);
     p.route(ok);
     p.onFirstToken(ok, 0);
     p.onFinish(ok, 0);
     refuse(p, 0, 4, 200);
-    assertThat(sentTo(p, 0, 40, 1_000)).as("4 + 4 with an answer between").isPositive();
+    assertThat(world.sentTo(p, 0, 40, 1_000)).as("4 + 4 with an answer between").isPositive();
   }
 }

@@ -10,8 +10,4 @@ import java.util.Map;
  * @param parameters numeric parameters, e.g. tpot-slo-filter's {@code objectiveMs}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record FilterSpec(String type, Map<String, Double> parameters) {
-  public FilterSpec(String type) {
-    this(type, null);
-  }
-}
+public record FilterSpec(String type, Map<String, Double> parameters) {}
