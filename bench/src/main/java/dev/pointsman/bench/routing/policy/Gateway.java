@@ -1,8 +1,10 @@
 package dev.pointsman.bench.routing.policy;
 
 import dev.pointsman.bench.routing.workload.BenchRequest;
+import dev.pointsman.picker.config.FlowControlSection;
 import dev.pointsman.picker.config.ReplicationSection;
 import dev.pointsman.picker.flowcontrol.FlowLimits;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.picker.scheduling.Scheduler;
 import java.util.ArrayList;
@@ -102,13 +104,23 @@ public final class Gateway implements RoutingPolicy {
   /**
    * Puts the picker's flow control in front of each replica of the picker's own policies (each
    * replica its own gate, as each picker replica keeps its own queue); the baselines ship none.
-   * Returns whether any replica is now flow-controlled.
+   * Tenants' {@code budgets}: with sharing on, one set of buckets for every replica (the picker's
+   * replicas fold each other's use in a batch interval late; here at once); without it, each
+   * replica enforces them on what it admits itself, as a lone picker replica does. Returns whether
+   * any replica is now flow-controlled.
    */
-  public boolean enableFlowControl(FlowLimits limits) {
+  public boolean enableFlowControl(
+      FlowLimits limits, List<FlowControlSection.BudgetEntry> budgets) {
     boolean any = false;
+    TokenBudgets shared = null;
     for (RoutingPolicy r : replicas) {
       if (r instanceof SchedulerPolicy s) {
-        s.enableFlowControl(limits);
+        TokenBudgets own = FlowControlSection.tokenBudgets(budgets, s::nowNanos);
+        if (sharing != null) {
+          shared = shared == null ? own : shared;
+          own = shared;
+        }
+        s.enableFlowControl(limits, own);
         any = true;
       }
     }

@@ -9,6 +9,7 @@ import dev.pointsman.inference.model.ModelsConfig;
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.flowcontrol.FlowLimits;
 import dev.pointsman.picker.flowcontrol.FlowListener;
+import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.routing.DroppedReason;
 import dev.pointsman.picker.routing.FlowGate;
 import dev.pointsman.picker.routing.Objectives;
@@ -141,10 +142,15 @@ final class SchedulerPolicy implements RoutingPolicy {
   /**
    * Puts the picker's own {@link FlowGate} in front of the router, on the virtual clock: a request
    * for a saturated pool waits in it and is routed by {@link #pumpFlow} when a scrape or a release
-   * shows room.
+   * shows room; a tenant beyond its budget in {@code budgets} is refused at once.
    */
-  void enableFlowControl(FlowLimits limits) {
-    gate = new FlowGate(router, limits, pokes::add, fleet::nowNanos, FlowListener.NONE);
+  void enableFlowControl(FlowLimits limits, TokenBudgets budgets) {
+    gate = new FlowGate(router, limits, pokes::add, fleet::nowNanos, FlowListener.NONE, budgets);
+  }
+
+  /** The virtual clock this replica reads. */
+  long nowNanos() {
+    return fleet.nowNanos();
   }
 
   boolean flowControlled() {

@@ -195,7 +195,8 @@ public final class PolicyRun {
                     Long.MAX_VALUE / 4,
                     flow.ttlMillis() * 1_000_000L,
                     flow.sheddableHeadroom(),
-                    flow.tenantShareLoad()));
+                    flow.tenantShareLoad()),
+                flow.budgets());
     ScrapeSpec spec = scenario.scrape();
     // each replica scrapes every pod itself: its own phases, lags and failures (replica 0 draws
     // exactly what a single picker would)

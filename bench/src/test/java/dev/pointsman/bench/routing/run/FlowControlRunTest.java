@@ -9,6 +9,7 @@ import dev.pointsman.bench.routing.scenario.ProductionSpec;
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.scenario.Scenarios;
 import dev.pointsman.bench.routing.workload.BenchRequest;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -69,6 +70,31 @@ class FlowControlRunTest {
     assertThat((double) critical.shed() / critical.requests())
         .isLessThan((double) sheddable.shed() / sheddable.requests() / 4);
     assertThat(critical.p99TtftMs()).isLessThan(sheddable.p99TtftMs());
+  }
+
+  @Test
+  void aTenantBeyondItsBudgetIsRefusedWhatExceedsItAndTheOthersNothing() {
+    Scenario budgeted = Scenarios.load("scenarios/flow/f1-noisy-bursts-budget.yaml").quickVersion();
+    assertThat(budgeted.production().flowControl().budgets()).hasSize(4);
+    Capacity c = Capacity.calibrate(budgeted, 600, 5);
+    PolicyRun run = PolicyRun.executed(budgeted, c, "pointsman", 1.2, 1);
+    Map<String, int[]> byTenant = new HashMap<>(); // offered, routed, shed
+    for (int i = 0; i < run.stream().size(); i++) {
+      int[] n = byTenant.computeIfAbsent(run.stream().get(i).tenant(), k -> new int[3]);
+      n[0]++;
+      n[1] += run.outcome(i) == Route.Outcome.ROUTED ? 1 : 0;
+      n[2] += run.outcome(i) == Route.Outcome.SHED ? 1 : 0;
+    }
+    // 1,800 requests a minute: a full bucket when the run starts, then its refill while they arrive
+    long allowed = 1800 + Math.round(1800 * budgeted.durationSeconds() / 60);
+    int[] noisy = byTenant.get("noisy");
+    assertThat(noisy[0]).as("the neighbour's requests").isGreaterThan((int) allowed + 500);
+    assertThat(noisy[1]).as("the neighbour's requests served").isLessThanOrEqualTo((int) allowed);
+    assertThat(noisy[2]).as("the neighbour's requests refused").isEqualTo(noisy[0] - noisy[1]);
+    for (String t : List.of("a", "b", "c")) {
+      assertThat(byTenant.get(t)[2]).as("tenant %s refused", t).isZero();
+      assertThat(byTenant.get(t)[1]).as("tenant %s served", t).isEqualTo(byTenant.get(t)[0]);
+    }
   }
 
   @Test
