@@ -213,6 +213,9 @@ public final class BenchCommand implements Callable<Integer> {
         instances.addAll(scenario.instances());
       }
       for (Scenario s : instances) {
+        if (chosen != null) {
+          chosen.check(s);
+        }
         Fleets.configs(s);
         if (s.trace() != null) {
           TraceFiles.load(s.trace());
@@ -338,6 +341,9 @@ public final class BenchCommand implements Callable<Integer> {
       try {
         Scenario s = Scenarios.load(name);
         Fleets.configs(s);
+        if (chosen != null) {
+          chosen.check(s); // --suite pods-needed --traces: the traces without a rate are skipped
+        }
         out.add(s);
       } catch (IllegalArgumentException e) {
         String why = e.getMessage();

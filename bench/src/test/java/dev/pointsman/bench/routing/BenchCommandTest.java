@@ -206,6 +206,37 @@ class BenchCommandTest {
   }
 
   @Test
+  void aTraceScenarioWithoutARateIsRefusedByThePodsNeededSearchBeforeAnythingRuns(@TempDir Path dir)
+      throws Exception {
+    Path scenario =
+        Files.writeString(
+            dir.resolve("trace-no-rate.yaml"),
+            """
+            name: trace-no-rate
+            fleet: [{gpu: A100-80, count: 2}]
+            trace: {file: azure-llm-2023-conv.csv}
+            loads: [0.5]
+            """);
+    StringWriter stderr = new StringWriter();
+    int code =
+        run(
+            new StringWriter(),
+            stderr,
+            "--suite",
+            "pods-needed",
+            "--scenario",
+            scenario.toString(),
+            "--out",
+            dir.resolve("out").toString(),
+            "--no-progress");
+    assertThat(code).isEqualTo(2);
+    assertThat(stderr.toString())
+        .contains(
+            "trace-no-rate: a trace scenario needs its rateReqPerS for the pods-needed suite");
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
+
+  @Test
   void runsAnOperatorWrittenPolicyOnTheProductionScheduler(@TempDir Path dir) throws Exception {
     Path scenario = tiny(dir, "");
     Path policy = dir.resolve("queue.yaml");

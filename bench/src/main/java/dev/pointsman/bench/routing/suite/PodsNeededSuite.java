@@ -49,6 +49,19 @@ final class PodsNeededSuite implements Suite {
     return true;
   }
 
+  /**
+   * A trace scenario has no plain-traffic version to take a default rate from: it must state one.
+   */
+  @Override
+  public void check(Scenario s) {
+    if (s.trace() != null && s.rateReqPerS() == null) {
+      throw new IllegalArgumentException(
+          s.name()
+              + ": a trace scenario needs its rateReqPerS for the pods-needed suite (the rate to"
+              + " size the fleet for; docs/benchmarks.md, \"Pods needed for the SLO\")");
+    }
+  }
+
   @Override
   public List<String> policies() {
     return List.of(

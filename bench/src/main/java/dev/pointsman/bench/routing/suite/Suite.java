@@ -30,6 +30,12 @@ public interface Suite {
     return false;
   }
 
+  /**
+   * Refuses, before anything runs, a scenario named on the command line that this suite cannot run,
+   * saying why (by default it takes any).
+   */
+  default void check(Scenario scenario) {}
+
   /** The side-by-side summary of the results, as Markdown. */
   String summary(List<ScenarioResult> results);
 
