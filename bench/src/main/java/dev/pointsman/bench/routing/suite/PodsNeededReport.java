@@ -140,8 +140,8 @@ final class PodsNeededReport {
     sb.append("\n## ").append(s.name()).append(" (").append(s.split()).append(")\n\n");
     sb.append(
         format(
-            "- Rate: %.1f req/s (%s); base fleet %s (%d pods, %s/h); searched %d–%d pods\n",
-            plan.rate(),
+            "- Rate: %s req/s (%s); base fleet %s (%d pods, %s/h); searched %d–%d pods\n",
+            rate(plan.rate()),
             plan.rateSource(),
             fleet(plan.scaling(), plan.scaling().basePods()),
             plan.scaling().basePods(),
@@ -607,6 +607,13 @@ final class PodsNeededReport {
       out[i] = values[i];
     }
     return out;
+  }
+
+  /** A rate as stated, to the hundredth (a trace's may be a fraction of a request a second). */
+  static String rate(double reqPerS) {
+    java.math.BigDecimal d =
+        java.math.BigDecimal.valueOf(Math.round(reqPerS * 100) / 100.0).stripTrailingZeros();
+    return (d.scale() < 1 ? d.setScale(1) : d).toPlainString();
   }
 
   private static String money(double v) {

@@ -323,6 +323,15 @@ class PodsNeededTest {
   }
 
   @Test
+  void aRateIsPrintedToTheHundredthSoATracesFractionOfARequestASecondShows() {
+    assertThat(PodsNeededReport.rate(0.27)).isEqualTo("0.27");
+    assertThat(PodsNeededReport.rate(4.8)).isEqualTo("4.8");
+    assertThat(PodsNeededReport.rate(20)).isEqualTo("20.0");
+    assertThat(PodsNeededReport.rate(185)).isEqualTo("185.0");
+    assertThat(PodsNeededReport.rate(45.614)).isEqualTo("45.61");
+  }
+
+  @Test
   void aFigureMayMoveByTenPercentAndStand() {
     // one pod where 10% is less than a pod, else 10%
     assertThat(PodsNeeded.stillStanding(8)).isEqualTo(9);
