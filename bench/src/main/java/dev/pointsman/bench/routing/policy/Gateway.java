@@ -115,12 +115,10 @@ public final class Gateway implements RoutingPolicy {
     TokenBudgets shared = null;
     for (RoutingPolicy r : replicas) {
       if (r instanceof SchedulerPolicy s) {
-        TokenBudgets own = FlowControlSection.tokenBudgets(budgets, s::nowNanos);
-        if (sharing != null) {
-          shared = shared == null ? own : shared;
-          own = shared;
+        if (shared == null || sharing == null) {
+          shared = FlowControlSection.tokenBudgets(budgets, s::nowNanos);
         }
-        s.enableFlowControl(limits, own);
+        s.enableFlowControl(limits, shared);
         any = true;
       }
     }

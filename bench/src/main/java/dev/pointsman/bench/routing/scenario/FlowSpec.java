@@ -34,7 +34,11 @@ public record FlowSpec(
     sheddableHeadroom = sheddableHeadroom == null ? 0.8 : sheddableHeadroom;
     tenantShareLoad = tenantShareLoad == null ? Double.POSITIVE_INFINITY : tenantShareLoad;
     budgets = budgets == null ? List.of() : List.copyOf(budgets);
-    FlowControlSection.tokenBudgets(budgets, () -> 0L); // no tenant and model twice
+    try {
+      FlowControlSection.tokenBudgets(budgets, () -> 0L); // no tenant and model twice
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("production.flowControl." + e.getMessage(), e);
+    }
     if (!(tenantShareLoad >= 0)) {
       throw new IllegalArgumentException(
           "production.flowControl.tenantShareLoad: " + tenantShareLoad + " (expected >= 0)");

@@ -2,6 +2,7 @@ package dev.pointsman.bench.routing.suite;
 
 import dev.pointsman.bench.routing.run.Stats;
 import dev.pointsman.bench.routing.scenario.Scenario;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -611,8 +612,7 @@ final class PodsNeededReport {
 
   /** A rate as stated, to the hundredth (a trace's may be a fraction of a request a second). */
   static String rate(double reqPerS) {
-    java.math.BigDecimal d =
-        java.math.BigDecimal.valueOf(Math.round(reqPerS * 100) / 100.0).stripTrailingZeros();
+    BigDecimal d = BigDecimal.valueOf(Math.round(reqPerS * 100) / 100.0).stripTrailingZeros();
     return (d.scale() < 1 ? d.setScale(1) : d).toPlainString();
   }
 

@@ -98,6 +98,33 @@ class FlowControlRunTest {
   }
 
   @Test
+  void aScenariosBudgetsAreCheckedAsThePickersAre() {
+    String base =
+        """
+        name: bad
+        fleet: [{gpu: A100-80, count: 1}]
+        loads: [0.5]
+        workload: [{kind: sharegpt, tenant: a}]
+        production: {flowControl: {enabled: true, budgets: [%s]}}
+        """;
+    assertThatThrownBy(
+            () ->
+                Scenarios.parse(
+                    base.formatted(
+                        "{fairnessId: a, requestsPerMinute: 60}, {fairnessId: a, tokensPerMinute: 9}"),
+                    "bad.yaml"))
+        .hasMessageContaining("production.flowControl.budgets: fairnessId 'a'")
+        .hasMessageContaining("already has a budget");
+    assertThatThrownBy(() -> Scenarios.parse(base.formatted("{fairnessId: a}"), "bad.yaml"))
+        .hasMessageContaining("expected at least one limit");
+    Scenario ok =
+        Scenarios.parse(base.formatted("{fairnessId: a, tokensPerMinute: 1000}"), "ok.yaml");
+    assertThat(ok.production().flowControl().budgets())
+        .singleElement()
+        .satisfies(b -> assertThat(b.toBudget().tokensPerMinute()).isEqualTo(1000));
+  }
+
+  @Test
   void withoutTheFieldARunTakesTheOldPath() {
     Scenario s1 = Scenarios.load("s1").quickVersion().withMeasuredWindowTimes(0.5);
     assertThat(s1.production().flowControl().enabled()).isFalse();
