@@ -55,16 +55,12 @@ public final class PredictedLatencyScorer implements Scorer {
    * @param meanPromptTokens prompt tokens assumed for each scraped waiting request
    */
   public PredictedLatencyScorer(double meanPromptTokens) {
-    this(meanPromptTokens, 0.5);
-  }
-
-  /**
-   * @param meanPromptTokens prompt tokens assumed per scraped waiting request until the picker has
-   *     observed enough requests to know
-   * @param loraLoadSeconds the time to load an adapter that is not resident on an endpoint
-   */
-  public PredictedLatencyScorer(double meanPromptTokens, double loraLoadSeconds) {
-    this(meanPromptTokens, loraLoadSeconds, DEFAULT_SLOT_WAIT_SECONDS);
+    this(
+        meanPromptTokens,
+        0.5,
+        DEFAULT_SLOT_WAIT_SECONDS,
+        DEFAULT_CACHE_VALUE,
+        DEFAULT_DECODE_VALUE);
   }
 
   /**
@@ -73,25 +69,8 @@ public final class PredictedLatencyScorer implements Scorer {
    * @param loraLoadSeconds what one adapter load is assumed to take until loads have been observed
    * @param loraSlotWaitSeconds what waiting for an adapter slot is assumed to take until such waits
    *     have been observed
-   */
-  public PredictedLatencyScorer(
-      double meanPromptTokens, double loraLoadSeconds, double loraSlotWaitSeconds) {
-    this(meanPromptTokens, loraLoadSeconds, loraSlotWaitSeconds, DEFAULT_CACHE_VALUE);
-  }
-
-  /**
    * @param cacheValue how much of the fleet's cost of recomputing a cached prompt counts, at full
    *     KV-cache use (0 = judge each request by its own TTFT alone)
-   */
-  public PredictedLatencyScorer(
-      double meanPromptTokens,
-      double loraLoadSeconds,
-      double loraSlotWaitSeconds,
-      double cacheValue) {
-    this(meanPromptTokens, loraLoadSeconds, loraSlotWaitSeconds, cacheValue, DEFAULT_DECODE_VALUE);
-  }
-
-  /**
    * @param decodeValue how much a second of decoding that this request adds to the requests running
    *     where it goes (they all read its KV cache at every step) counts against a second of its own
    *     time to first token; 0 = time to first token alone

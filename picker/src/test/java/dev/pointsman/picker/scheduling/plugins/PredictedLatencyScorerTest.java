@@ -115,7 +115,7 @@ class PredictedLatencyScorerTest {
                       0, 0, kv, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
                   InFlightTracker.Load.NONE));
       double[] cacheBlind = new double[2];
-      new PredictedLatencyScorer(256, 0.5, 2.0, 0)
+      new PredictedLatencyScorer(256, 0.5, 2.0, 0, 0)
           .score(Fixtures.request(null, "", 4096), c, state, cacheBlind);
       assertThat(cacheBlind[1]).as("by TTFT alone, at KV %s", kv).isGreaterThan(cacheBlind[0]);
       double[] out = score(c, state, 4096);
