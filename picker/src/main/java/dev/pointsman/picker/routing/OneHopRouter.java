@@ -235,6 +235,11 @@ public final class OneHopRouter implements Routing {
   @Override
   public void completed(RouteOutcome.Routed routed, Completion completion) {
     routed.picked().ticket().release();
+    if (completion.status() == 200
+        && completion.end() == Completion.End.COMPLETED
+        && completion.usage().completionTokens() > 0) {
+      scheduler.observeAnswer(completion.usage().completionTokens());
+    }
     if (completion.ttftNanos() < 0
         || completion.status() != 200
         || !routed.streamed()

@@ -23,6 +23,7 @@ public final class CycleState {
   private int prefixTotal = -1;
   private int prefixBlockTokens = TOKENS_PER_BLOCK;
   private boolean promptContinues;
+  private double meanAnswerTokens = Double.NaN;
   private double[] analyticTtft;
   private double[] adapterSeconds;
   private double[] predictedTtft;
@@ -123,6 +124,16 @@ public final class CycleState {
    */
   public double meanQueuedTokens(String address) {
     return queuedWork == null ? Double.NaN : queuedWork.mean(address);
+  }
+
+  /** Sets the mean answer length the picker has seen, in output tokens (NaN: not known yet). */
+  public void meanAnswerTokens(double tokens) {
+    meanAnswerTokens = tokens;
+  }
+
+  /** The mean answer length the picker has seen, in output tokens; NaN while not known. */
+  public double meanAnswerTokens() {
+    return meanAnswerTokens;
   }
 
   /** The learned latency model, or null. */

@@ -76,8 +76,16 @@ public final class Plugins {
     double cacheValue = spec.number("cacheValue", PredictedLatencyScorer.DEFAULT_CACHE_VALUE, path);
     double decodeValue =
         spec.number("decodeValue", PredictedLatencyScorer.DEFAULT_DECODE_VALUE, path);
+    double kvAdmission = spec.number("kvAdmission", 1, path);
+    if (kvAdmission != 0 && kvAdmission != 1) {
+      throw new IllegalArgumentException(
+          path + ".params.kvAdmission: " + kvAdmission + " (expected 1 = on or 0 = off)");
+    }
+    double kvReserveSteps =
+        spec.number("kvReserveSteps", PredictedLatencyScorer.DEFAULT_KV_RESERVE_STEPS, path);
     try {
-      return new PredictedLatencyScorer(mean, lora, slotWait, cacheValue, decodeValue);
+      return new PredictedLatencyScorer(
+          mean, lora, slotWait, cacheValue, decodeValue, kvAdmission == 1, kvReserveSteps);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(path + ".params." + e.getMessage(), e);
     }

@@ -24,7 +24,8 @@ public record PolicyConfig(
    * Pointsman's production default. Queue depth and the running batch enter through the predicted
    * latency (with the picker's exact count of prefill it has sent and not yet seen a first token
    * for), so the separate queue and running scorers are not in the default blend. KV-cache headroom
-   * weighs as much as the predicted latency because that prediction does not see preemption: long
+   * weighs as much as the predicted latency because that prediction sees a full cache only once it
+   * blocks admission (since 2026-12-06), not the preemptions a nearly full one will cause: long
    * prompts that stick to the pods caching them fill those pods' KV caches. The prefix scorer
    * weighs 2 (1 until 2026-12-04): conversations and shared documents stay where they are cached.
    * The weights were chosen by the routing benchmark on its training set (docs/plugins/README.md,

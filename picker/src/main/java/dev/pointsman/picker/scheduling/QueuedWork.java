@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The mean uncached prompt tokens of the requests the picker routes, pool-wide and per endpoint:
@@ -22,8 +21,8 @@ public final class QueuedWork {
   private static final double WEIGHT = 0.02;
   static final long WARM_UP = 20;
 
-  private final Mean pool = new Mean();
-  private final ConcurrentHashMap<String, Mean> byEndpoint = new ConcurrentHashMap<>();
+  private final Ewma pool = new Ewma(WEIGHT, WARM_UP);
+  private final ConcurrentHashMap<String, Ewma> byEndpoint = new ConcurrentHashMap<>();
 
   /** Records a request with {@code uncachedTokens} to prefill, sent to {@code address}. */
   public void add(String address, double uncachedTokens) {
@@ -31,7 +30,7 @@ public final class QueuedWork {
       return;
     }
     pool.add(uncachedTokens);
-    byEndpoint.computeIfAbsent(address, a -> new Mean()).add(uncachedTokens);
+    byEndpoint.computeIfAbsent(address, a -> new Ewma(WEIGHT, WARM_UP)).add(uncachedTokens);
   }
 
   /** The pool-wide mean, or NaN while fewer than {@link #WARM_UP} requests were seen. */
@@ -41,7 +40,7 @@ public final class QueuedWork {
 
   /** {@code address}'s own mean once known, else the pool-wide one (NaN while that is unknown). */
   public double mean(String address) {
-    Mean own = byEndpoint.get(address);
+    Ewma own = byEndpoint.get(address);
     double v = own == null ? Double.NaN : own.value();
     return Double.isNaN(v) ? pool.value() : v;
   }
@@ -65,7 +64,8 @@ public final class QueuedWork {
     state.forEach(
         (a, s) -> {
           if (s.length == 2) {
-            (a.equals(POOL) ? pool : byEndpoint.computeIfAbsent(a, k -> new Mean())).restore(s);
+            (a.equals(POOL) ? pool : byEndpoint.computeIfAbsent(a, k -> new Ewma(WEIGHT, WARM_UP)))
+                .restore(s);
           }
         });
   }
@@ -77,34 +77,5 @@ public final class QueuedWork {
   public void retain(Collection<String> addresses) {
     Set<String> keep = new HashSet<>(addresses);
     byEndpoint.keySet().removeIf(a -> !keep.contains(a));
-  }
-
-  private static final class Mean {
-    private final AtomicLong meanBits = new AtomicLong(Double.doubleToLongBits(Double.NaN));
-    private final AtomicLong seen = new AtomicLong();
-
-    void add(double x) {
-      seen.incrementAndGet();
-      meanBits.updateAndGet(
-          bits -> {
-            double m = Double.longBitsToDouble(bits);
-            return Double.doubleToLongBits(Double.isNaN(m) ? x : m + WEIGHT * (x - m));
-          });
-    }
-
-    double[] state() {
-      return new double[] {Double.longBitsToDouble(meanBits.get()), seen.get()};
-    }
-
-    synchronized void restore(double[] s) {
-      if ((long) s[1] > seen.get()) {
-        meanBits.set(Double.doubleToLongBits(s[0]));
-        seen.set((long) s[1]);
-      }
-    }
-
-    double value() {
-      return seen.get() < WARM_UP ? Double.NaN : Double.longBitsToDouble(meanBits.get());
-    }
   }
 }

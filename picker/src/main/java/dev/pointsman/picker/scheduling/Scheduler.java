@@ -37,6 +37,10 @@ public final class Scheduler {
   private final AdapterLoadModel adapterLoads = new AdapterLoadModel();
   private final LatencyModel tpotModel = LatencyModel.forTpot();
   private final QueuedWork queuedWork = new QueuedWork();
+
+  /** Output tokens of the answers seen, about the last 50: how long a running request stays. */
+  private final Ewma answers = new Ewma(0.02, 20);
+
   private volatile Learning learning = Learning.NONE;
 
   public Scheduler(
@@ -108,6 +112,22 @@ public final class Scheduler {
     double analytic = picked.prediction().analyticTpotSeconds();
     learnTpot(picked.address(), analytic, tpotSeconds);
     learning.tpot(picked.address(), analytic, tpotSeconds);
+  }
+
+  /**
+   * Learns the length of a completed answer, in output tokens (its usage): with the prompts, what a
+   * running request holds in KV cache and for how long. Each replica learns it from its own share
+   * of the answers; until 20 were seen a typical chat answer is assumed.
+   */
+  public void observeAnswer(int outputTokens) {
+    if (outputTokens > 0) {
+      answers.add(outputTokens);
+    }
+  }
+
+  /** The mean answer length in output tokens, or NaN until 20 answers were seen. */
+  public double meanAnswerTokens() {
+    return answers.value();
   }
 
   /** Learns another replica's observed time per output token (as {@link #observeTpot}). */
@@ -216,6 +236,7 @@ public final class Scheduler {
             adapterLoads,
             tpotModel);
     state.promptContinues(hasher.reachesBound(request.promptPrefix()));
+    state.meanAnswerTokens(answers.value());
     for (Filter filter : policy.filters()) {
       candidates = filter.filter(request, candidates, state);
       if (candidates.isEmpty()) {
@@ -341,7 +362,7 @@ public final class Scheduler {
   }
 
   /** Output tokens assumed when a request does not cap them (about a chat answer's mean). */
-  static final int TYPICAL_OUTPUT_TOKENS = 200;
+  public static final int TYPICAL_OUTPUT_TOKENS = 200;
 
   /** The analytic time per output token {@code request} would see on {@code c}. */
   public static double analyticTpot(
@@ -382,7 +403,10 @@ public final class Scheduler {
       double perWaiting = queuedWork.mean(c.address());
       double analytic =
           TTFT.predictTtftSeconds(
-              c, request.promptTokens(), Double.isNaN(perWaiting) ? 256 : perWaiting);
+              c,
+              request.promptTokens(),
+              Double.isNaN(perWaiting) ? 256 : perWaiting,
+              answers.value());
       double predicted = latencyModel.predict(c.address(), analytic);
       if (!Double.isNaN(predicted) && (Double.isNaN(best) || predicted < best)) {
         best = predicted;

@@ -98,7 +98,7 @@ class LearningFromResponsesTest {
   }
 
   @Test
-  void aNonStreamedResponseTeachesNothing() {
+  void aNonStreamedResponseTeachesNoLatency() {
     // its first byte arrives with its last token: that is not a time to first token
     RouteOutcome.Routed routed = route(false);
     router.firstByte(routed, 200, ADDRESS, 1500 * MS);
@@ -131,5 +131,33 @@ class LearningFromResponsesTest {
             200, 90 * MS, 400 * MS, new Usage(10, 100, 0), ADDRESS, Completion.End.CANCELLED));
     assertThat(scheduler.latencyModel().observations(ADDRESS)).isEqualTo(2);
     assertThat(scheduler.tpotModel().observations(ADDRESS)).isZero();
+  }
+
+  @Test
+  void completedAnswersOfEitherKindTeachTheirLengthErrorsAndCutsDoNot() {
+    for (int i = 0; i < 19; i++) {
+      RouteOutcome.Routed routed = route(i % 2 == 0);
+      router.firstByte(routed, 200, ADDRESS, 50 * MS);
+      router.completed(routed, completed(50, 500, 1000));
+    }
+    assertThat(scheduler.meanAnswerTokens()).as("not known before 20 answers").isNaN();
+    RouteOutcome.Routed cut = route(true);
+    router.firstByte(cut, 200, ADDRESS, 50 * MS);
+    router.completed(
+        cut,
+        new Completion(
+            200, 50 * MS, 60 * MS, new Usage(10, 3, 0), ADDRESS, Completion.End.CANCELLED));
+    RouteOutcome.Routed failed = route(false);
+    router.firstByte(failed, 500, ADDRESS, 20 * MS);
+    router.completed(
+        failed,
+        new Completion(
+            500, 20 * MS, 30 * MS, new Usage(10, 5, 0), ADDRESS, Completion.End.COMPLETED));
+    assertThat(scheduler.meanAnswerTokens()).isNaN();
+
+    RouteOutcome.Routed twentieth = route(false);
+    router.firstByte(twentieth, 200, ADDRESS, 500 * MS);
+    router.completed(twentieth, completed(500, 500, 1000));
+    assertThat(scheduler.meanAnswerTokens()).isEqualTo(1000.0);
   }
 }

@@ -181,6 +181,25 @@ class PluginsTest {
   }
 
   @Test
+  void theKvAdmissionSwitchAndReserveAreValidatedNamingThePath() {
+    PolicyConfig half =
+        scorers(new PluginSpec("predicted-latency-scorer", 4.0, Map.of("kvAdmission", 0.5)));
+    assertThatThrownBy(() -> Plugins.build(half))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("scorers[0].params.kvAdmission: 0.5 (expected 1 = on or 0 = off)");
+    PolicyConfig reserve =
+        scorers(new PluginSpec("predicted-latency-scorer", 4.0, Map.of("kvReserveSteps", -2)));
+    assertThatThrownBy(() -> Plugins.build(reserve))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("scorers[0].params.kvReserveSteps: -2.0 (expected a finite number >= 0)");
+    PolicyConfig off =
+        scorers(
+            new PluginSpec(
+                "predicted-latency-scorer", 4.0, Map.of("kvAdmission", 0, "kvReserveSteps", 30)));
+    assertThat(Plugins.build(off).scorers()).hasSize(1);
+  }
+
+  @Test
   void weightedScorerRejectsNegativeWeightDirectly() {
     Scorer q = Plugins.scorer(PluginSpec.of("queue-scorer"), "scorers[0]");
 

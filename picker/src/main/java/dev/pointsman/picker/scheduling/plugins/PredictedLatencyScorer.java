@@ -25,7 +25,9 @@ import java.util.List;
  * cacheValue}): an idle fleet has compute to spare, a busy one pays for every recomputed prompt in
  * capacity, at the endpoint's learned speed. With {@code decodeValue} above 0 (off by default), a
  * candidate is also charged what joining its running batch costs the requests already there: every
- * step reads this request's KV cache too. Score is {@code fastest / this}, in (0,1].
+ * step reads this request's KV cache too. Where a candidate's KV cache is too full to admit the
+ * prefill queued there and this prompt, the prediction includes the wait for finishing requests to
+ * free blocks ({@code kvAdmission}, on by default). Score is {@code fastest / this}, in (0,1].
  */
 public final class PredictedLatencyScorer implements Scorer {
   public static final String TYPE = "predicted-latency-scorer";
@@ -42,6 +44,12 @@ public final class PredictedLatencyScorer implements Scorer {
   /** Default weight of the decoding time a request adds to the running batch it joins. */
   public static final double DEFAULT_DECODE_VALUE = 0.0;
 
+  /**
+   * Default engine steps of the running batch's growth that must fit in a KV cache beside the
+   * prompts it admits (see {@link #kvWaitSeconds}).
+   */
+  public static final double DEFAULT_KV_RESERVE_STEPS = 10.0;
+
   /** Prices from the priors alone, for a scheduler without a learned model; never trained. */
   private static final AdapterLoadModel PRIORS = new AdapterLoadModel();
 
@@ -50,6 +58,8 @@ public final class PredictedLatencyScorer implements Scorer {
   private final double loraSlotWaitSeconds;
   private final double cacheValue;
   private final double decodeValue;
+  private final boolean kvAdmission;
+  private final double kvReserveSteps;
 
   /**
    * @param meanPromptTokens prompt tokens assumed for each scraped waiting request
@@ -60,7 +70,9 @@ public final class PredictedLatencyScorer implements Scorer {
         0.5,
         DEFAULT_SLOT_WAIT_SECONDS,
         DEFAULT_CACHE_VALUE,
-        DEFAULT_DECODE_VALUE);
+        DEFAULT_DECODE_VALUE,
+        true,
+        DEFAULT_KV_RESERVE_STEPS);
   }
 
   /**
@@ -74,13 +86,19 @@ public final class PredictedLatencyScorer implements Scorer {
    * @param decodeValue how much a second of decoding that this request adds to the requests running
    *     where it goes (they all read its KV cache at every step) counts against a second of its own
    *     time to first token; 0 = time to first token alone
+   * @param kvAdmission whether a prompt waits for KV-cache blocks where the cache is full ({@link
+   *     #kvWaitSeconds}); false = compute alone sets the pace
+   * @param kvReserveSteps engine steps of the running batch's growth that must fit beside the
+   *     prompts a KV cache admits
    */
   public PredictedLatencyScorer(
       double meanPromptTokens,
       double loraLoadSeconds,
       double loraSlotWaitSeconds,
       double cacheValue,
-      double decodeValue) {
+      double decodeValue,
+      boolean kvAdmission,
+      double kvReserveSteps) {
     if (!(meanPromptTokens >= 0) || Double.isInfinite(meanPromptTokens)) {
       throw new IllegalArgumentException(
           "meanPromptTokens: " + meanPromptTokens + " (expected a finite number >= 0)");
@@ -106,6 +124,12 @@ public final class PredictedLatencyScorer implements Scorer {
           "decodeValue: " + decodeValue + " (expected a finite number >= 0)");
     }
     this.decodeValue = decodeValue;
+    if (!(kvReserveSteps >= 0) || Double.isInfinite(kvReserveSteps)) {
+      throw new IllegalArgumentException(
+          "kvReserveSteps: " + kvReserveSteps + " (expected a finite number >= 0)");
+    }
+    this.kvAdmission = kvAdmission;
+    this.kvReserveSteps = kvReserveSteps;
   }
 
   public PredictedLatencyScorer() {
@@ -137,7 +161,7 @@ public final class PredictedLatencyScorer implements Scorer {
       double observed = context.meanQueuedTokens(c.address());
       double perWaiting = Double.isNaN(observed) ? meanPromptTokens : observed;
       kvUse += c.metrics().kvUsageOrZero();
-      analytic[i] = predictTtftSeconds(c, uncached[i], perWaiting);
+      analytic[i] = predictTtftSeconds(c, uncached[i], perWaiting, context.meanAnswerTokens());
       if (request.adapter() != null) {
         adapter[i] = adapterSeconds(c, request.adapter(), context, loads);
       }
@@ -223,10 +247,23 @@ public final class PredictedLatencyScorer implements Scorer {
 
   /**
    * Predicted seconds to this request's first token on {@code c}, counting each scraped waiting
-   * request as {@code tokensPerWaiting} prompt tokens to prefill.
+   * request as {@code tokensPerWaiting} prompt tokens to prefill and answers as a typical chat
+   * answer's length.
    */
   public double predictTtftSeconds(
       Candidate c, double uncachedPromptTokens, double tokensPerWaiting) {
+    return predictTtftSeconds(c, uncachedPromptTokens, tokensPerWaiting, Double.NaN);
+  }
+
+  /**
+   * Predicted seconds to this request's first token on {@code c}, counting each scraped waiting
+   * request as {@code tokensPerWaiting} prompt tokens to prefill, with answers of {@code
+   * meanAnswerTokens} output tokens on average (NaN: a typical chat answer's length). The prefill
+   * ahead and this prompt's are processed at the GPU's pace; when the endpoint's KV cache cannot
+   * hold them, they wait for blocks too ({@link #kvWaitSeconds}).
+   */
+  public double predictTtftSeconds(
+      Candidate c, double uncachedPromptTokens, double tokensPerWaiting, double meanAnswerTokens) {
     SpeedProfile p = c.profile();
     double scraped = c.metrics().waitingRequests() * tokensPerWaiting + c.load().pendingTokens();
     // the prefill the picker itself sent and has not seen a first token for is known exactly;
@@ -238,6 +275,54 @@ public final class PredictedLatencyScorer implements Scorer {
     double steps = Math.ceil(work / perStepTokens);
     // a step reads the weights and the running batch's KV cache at least: with a large batch of
     // long contexts that, not the prompt's compute, sets the pace
-    return steps * p.stepSeconds(Math.min(work, perStepTokens) + running, c.contextTokens());
+    double seconds =
+        steps * p.stepSeconds(Math.min(work, perStepTokens) + running, c.contextTokens());
+    if (!kvAdmission) {
+      return seconds;
+    }
+    double wait = kvWaitSeconds(c, queued + uncachedPromptTokens, meanAnswerTokens);
+    if (wait <= 0) {
+      return seconds;
+    }
+    // once blocks are free, this prompt's own prefill still takes its steps
+    double own = Math.max(1.0, uncachedPromptTokens);
+    double ownSeconds =
+        Math.ceil(own / perStepTokens)
+            * p.stepSeconds(Math.min(own, perStepTokens) + running, c.contextTokens());
+    return Math.max(seconds, wait + ownSeconds);
+  }
+
+  /**
+   * Seconds until {@code c}'s KV cache has room for {@code promptTokens} of new prompts (the
+   * prefill queued ahead and this request's uncached part) with {@code kvReserveSteps} engine steps
+   * of the running batch's growth to spare; 0 when it has room now or its capacity is unknown. An
+   * engine admits a waiting request only when blocks for its prompt are free (vLLM's scheduler; a
+   * running request that cannot grow is preempted and queued again, ahead of new ones), so on a
+   * full cache the queue moves as fast as finishing requests free blocks, whatever the GPU's
+   * compute. The running batch (scraped, plus the picker's picks since) holds the scraped use; its
+   * requests finish at about one per {@code meanAnswerTokens} steps each, each freeing its share of
+   * that use, while every step adds a token to each. When growth outpaces that, the batch must turn
+   * over before anything new is admitted: one answer's length of steps.
+   */
+  double kvWaitSeconds(Candidate c, double promptTokens, double meanAnswerTokens) {
+    long capacity = c.metrics().kvCapacityTokens();
+    if (capacity <= 0) {
+      return 0.0;
+    }
+    double held = c.contextTokens();
+    int batch = c.running() + c.load().pendingRequests();
+    double needed = promptTokens + kvReserveSteps * batch;
+    double deficit = needed - (capacity - held);
+    if (deficit <= 0) {
+      return 0.0;
+    }
+    double answer =
+        Double.isNaN(meanAnswerTokens)
+            ? Scheduler.TYPICAL_OUTPUT_TOKENS
+            : Math.max(1.0, meanAnswerTokens);
+    double step = c.profile().stepSeconds(batch, held);
+    double turnover = answer * step;
+    double freedPerSecond = (held / answer - batch) / step;
+    return freedPerSecond > 0 ? Math.min(turnover, deficit / freedPerSecond) : turnover;
   }
 }

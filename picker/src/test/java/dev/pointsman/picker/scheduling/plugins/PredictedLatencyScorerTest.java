@@ -115,7 +115,7 @@ class PredictedLatencyScorerTest {
                       0, 0, kv, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
                   InFlightTracker.Load.NONE));
       double[] cacheBlind = new double[2];
-      new PredictedLatencyScorer(256, 0.5, 2.0, 0, 0)
+      new PredictedLatencyScorer(256, 0.5, 2.0, 0, 0, true, 10)
           .score(Fixtures.request(null, "", 4096), c, state, cacheBlind);
       assertThat(cacheBlind[1]).as("by TTFT alone, at KV %s", kv).isGreaterThan(cacheBlind[0]);
       double[] out = score(c, state, 4096);
@@ -175,11 +175,13 @@ class PredictedLatencyScorerTest {
     List<Candidate> c = List.of(mid("10.0.0.1:8000", 60, 0.9), mid("10.0.0.2:8000", 2, 0.05));
     var request = Fixtures.request(null, "", 4096);
     double[] firstToken = new double[2];
-    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0).score(request, c, state, firstToken);
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0, true, 10)
+        .score(request, c, state, firstToken);
     assertThat(firstToken[0]).as("by first token alone the cache wins").isEqualTo(1.0);
 
     double[] decoding = new double[2];
-    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0).score(request, c, state, decoding);
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, true, 10)
+        .score(request, c, state, decoding);
     assertThat(decoding[1]).as("what it costs the big batch moves it").isEqualTo(1.0);
     assertThat(decoding[0]).isLessThan(0.5);
   }
@@ -191,19 +193,123 @@ class PredictedLatencyScorerTest {
     List<Candidate> c = List.of(on(FAST, 0, 0, 0), on(SLOW, 0, 0, 0), mid("10.0.0.3:8000", 0, 0));
     var request = Fixtures.request(null, "", 2048);
     double[] firstToken = new double[3];
-    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0).score(request, c, NO_PREFIX, firstToken);
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0, true, 10)
+        .score(request, c, NO_PREFIX, firstToken);
     double[] decoding = new double[3];
-    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0).score(request, c, NO_PREFIX, decoding);
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, true, 10)
+        .score(request, c, NO_PREFIX, decoding);
     assertThat(decoding).containsExactly(firstToken, within(1e-12));
+  }
+
+  /** An endpoint of the mid GPU with 448k tokens of KV cache, {@code kv} of it in use. */
+  private static Candidate kv(String address, int waiting, int running, double kv) {
+    return Fixtures.withProfile(
+        address,
+        MID,
+        new dev.pointsman.picker.scheduling.EndpointMetrics(
+            waiting,
+            running,
+            kv,
+            448_000,
+            java.util.Set.of(),
+            java.util.Set.of(),
+            -1,
+            Double.NaN,
+            0),
+        InFlightTracker.Load.NONE);
+  }
+
+  private static final PredictedLatencyScorer COMPUTE_ONLY =
+      new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0, false, 10);
+
+  @Test
+  void aFullKvCacheMakesPromptsWaitForFinishingRequests() {
+    // 200 running sequences fill 99.9% of the cache; 4 prompts wait. Compute alone would take them
+    // in one step; blocks free only as the running requests finish.
+    Candidate full = kv("10.0.0.1:8000", 4, 200, 0.999);
+    double computeOnly = COMPUTE_ONLY.predictTtftSeconds(full, 1200, 256, 200);
+    double shortAnswers = scorer.predictTtftSeconds(full, 1200, 256, 200);
+    double longAnswers = scorer.predictTtftSeconds(full, 1200, 256, 1000);
+    // short answers free blocks about as fast as compute takes the prompts
+    assertThat(shortAnswers).isGreaterThanOrEqualTo(computeOnly);
+    assertThat(longAnswers).isGreaterThan(2 * computeOnly);
+    assertThat(longAnswers)
+        .as("longer answers hold their blocks longer: the queue moves slower")
+        .isGreaterThan(shortAnswers);
+    // the same endpoint at half use admits at once: only the larger batch's reads differ
+    Candidate roomy = kv("10.0.0.2:8000", 4, 200, 0.5);
+    assertThat(scorer.predictTtftSeconds(roomy, 1200, 256, 1000))
+        .isEqualTo(COMPUTE_ONLY.predictTtftSeconds(roomy, 1200, 256, 1000));
+  }
+
+  @Test
+  void aBatchGrowingFasterThanItFreesBlocksMustTurnOverFirst() {
+    // 400 sequences of ~1,100 tokens each: every step adds 400 tokens, while finishing answers of
+    // 2,000 tokens free ~224 a step. Nothing new is admitted until the batch has turned over.
+    Candidate growing = kv("10.0.0.1:8000", 0, 400, 0.999);
+    double step = MID.stepSeconds(400, 0.999 * 448_000);
+    double wait = scorer.kvWaitSeconds(growing, 1200, 2000);
+    assertThat(wait).isGreaterThan(0);
+    assertThat(wait).isGreaterThan(scorer.kvWaitSeconds(growing, 1200, 200));
+    assertThat(wait).as("one answer's length of steps at most").isLessThanOrEqualTo(2000 * step);
+  }
+
+  @Test
+  void unknownKvCapacityOrRoomLeaveNoWait() {
+    Candidate unknown = on(MID, 4, 200, 0);
+    assertThat(scorer.kvWaitSeconds(unknown, 100_000, 1000)).isZero();
+    assertThat(scorer.kvWaitSeconds(kv("10.0.0.2:8000", 0, 10, 0.1), 4096, 1000)).isZero();
+  }
+
+  @Test
+  void theReserveKeepsRoomForTheBatchToGrow() {
+    // 2,240 tokens free, a 1,200-token prompt: it fits now, but 200 sequences grow by 200 tokens a
+    // step, and 10 steps of that do not fit beside it
+    Candidate tight = kv("10.0.0.1:8000", 0, 200, 0.995);
+    assertThat(scorer.kvWaitSeconds(tight, 1200, 1000)).isGreaterThan(0);
+    assertThat(
+            new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0, true, 0)
+                .kvWaitSeconds(tight, 1200, 1000))
+        .isZero();
+  }
+
+  @Test
+  void aCachedPrefixOnAFullKvCacheLosesToAColdPodWithRoom() {
+    // grouped prompts (6,000 shared tokens + 1,200 of question, 1,000-token answers): endpoint 0
+    // holds the group's prefix but its cache is full and 10 prompts wait there; endpoint 1 holds
+    // nothing and has room. Compute alone says the cached one answers first; it cannot admit.
+    long[] blocks = java.util.stream.LongStream.rangeClosed(1, 450).toArray();
+    CycleState state = Fixtures.cycle(blocks, new int[] {375, 0});
+    state.meanAnswerTokens(1000);
+    List<Candidate> c =
+        List.of(kv("10.0.0.1:8000", 10, 200, 0.999), kv("10.0.0.2:8000", 0, 150, 0.6));
+    var request = Fixtures.request(null, "", 7200);
+    double[] blind = new double[2];
+    COMPUTE_ONLY.score(request, c, state, blind);
+    assertThat(blind[0]).as("by compute alone the cache wins").isEqualTo(1.0);
+    double[] admitted = new double[2];
+    scorer.score(request, c, state, admitted);
+    assertThat(admitted[1]).as("the pod that can admit it wins").isEqualTo(1.0);
+    assertThat(admitted[0]).isLessThan(1.0);
+  }
+
+  @Test
+  void rejectsANegativeOrNonFiniteReserve() {
+    for (double bad : new double[] {-1, Double.NaN, Double.POSITIVE_INFINITY}) {
+      assertThatThrownBy(() -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0, true, bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("kvReserveSteps");
+    }
   }
 
   @Test
   void rejectsANegativeOrInfiniteDecodeValue() {
-    assertThatThrownBy(() -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, -0.1))
+    assertThatThrownBy(() -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, -0.1, true, 10))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("decodeValue");
     assertThatThrownBy(
-            () -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, Double.POSITIVE_INFINITY))
+            () ->
+                new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, Double.POSITIVE_INFINITY, true, 10))
         .hasMessageContaining("decodeValue");
   }
 
