@@ -85,6 +85,13 @@ public class SchedulerBenchmark {
   @Param({"0"})
   public double decodeValue;
 
+  /**
+   * The predicted-latency scorer's {@code kvAdmission} (1, the default: the wait for KV blocks on a
+   * full cache is predicted; 0 turns it off).
+   */
+  @Param({"1"})
+  public int kvAdmission;
+
   private Scheduler scheduler;
   private SchedulingPolicy policy;
   private ScheduledExecutorService drainer;
@@ -93,14 +100,18 @@ public class SchedulerBenchmark {
   private SplittableRandom random;
   private int next;
 
-  /** The built-in blend with the predicted-latency scorer's {@code decodeValue} set. */
-  static PolicyConfig withDecodeValue(double value) {
+  /**
+   * The built-in blend with the predicted-latency scorer's {@code decodeValue} and {@code
+   * kvAdmission} set.
+   */
+  static PolicyConfig withScorerParams(double decodeValue, int kvAdmission) {
     PolicyConfig defaults = PolicyConfig.defaults();
     List<PluginSpec> scorers = new ArrayList<>();
     for (PluginSpec spec : defaults.scorersOrDefault()) {
       if (spec.type().equals("predicted-latency-scorer")) {
         Map<String, Object> params = new HashMap<>(spec.params());
-        params.put("decodeValue", value);
+        params.put("decodeValue", decodeValue);
+        params.put("kvAdmission", kvAdmission);
         spec = new PluginSpec(spec.type(), spec.weight(), params);
       }
       scorers.add(spec);
@@ -116,7 +127,10 @@ public class SchedulerBenchmark {
     InFlightTracker inFlight = new InFlightTracker();
     scheduler = new Scheduler(index, inFlight, hasher, System::nanoTime);
     policy =
-        Plugins.build(decodeValue > 0 ? withDecodeValue(decodeValue) : PolicyConfig.defaults());
+        Plugins.build(
+            decodeValue > 0 || kvAdmission != 1
+                ? withScorerParams(decodeValue, kvAdmission)
+                : PolicyConfig.defaults());
     if (sharing) {
       Outbox outbox = Outbox.of(ReplicationSection.DEFAULTS);
       scheduler.shareWith(outbox);
