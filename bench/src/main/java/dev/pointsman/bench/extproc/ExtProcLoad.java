@@ -1,7 +1,7 @@
 package dev.pointsman.bench.extproc;
 
 import com.google.protobuf.ByteString;
-import com.sun.net.httpserver.HttpServer;
+import dev.pointsman.bench.scrape.ExpositionServer;
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.config.PickerConfig;
 import dev.pointsman.runtime.GrpcServer;
@@ -17,7 +17,6 @@ import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import java.io.ByteArrayInputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -215,12 +214,12 @@ public final class ExtProcLoad {
   }
 
   static Target picker(int endpoints) throws Exception {
-    List<HttpServer> pods = startPods(endpoints);
+    ExpositionServer pods = startPods(endpoints);
     PickerApp app;
     try {
       app = new PickerApp(PickerConfig.parse(config(addresses(pods))), null).start();
     } catch (RuntimeException e) {
-      pods.forEach(p -> p.stop(0));
+      pods.close();
       throw e;
     }
     while (!app.ready()) {
@@ -240,7 +239,7 @@ public final class ExtProcLoad {
       @Override
       public void close() {
         app.close();
-        pods.forEach(p -> p.stop(0));
+        pods.close();
       }
     };
   }
@@ -475,33 +474,27 @@ public final class ExtProcLoad {
     return json.getBytes(StandardCharsets.UTF_8);
   }
 
-  private static List<HttpServer> startPods(int n) throws Exception {
-    List<HttpServer> pods = new ArrayList<>();
+  /**
+   * The stand-in model servers: one vLLM exposition each (waiting 0, 1 or 2 by turn), on one Netty
+   * event-loop thread ({@link ExpositionServer}: keep-alive, a few microseconds a scrape), so that
+   * scraping them costs the process what answering real servers' scrapes would not.
+   */
+  private static ExpositionServer startPods(int n) {
+    List<byte[]> bodies = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      HttpServer pod = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-      int waiting = i % 3;
-      pod.createContext(
-          "/metrics",
-          ex -> {
-            byte[] m =
-                ("vllm:num_requests_waiting{model_name=\"llama\",engine=\"0\"} "
-                        + waiting
-                        + "\n"
-                        + "vllm:num_requests_running{model_name=\"llama\",engine=\"0\"} 4\n"
-                        + "vllm:kv_cache_usage_perc{model_name=\"llama\",engine=\"0\"} 0.3\n")
-                    .getBytes(StandardCharsets.UTF_8);
-            ex.sendResponseHeaders(200, m.length);
-            ex.getResponseBody().write(m);
-            ex.close();
-          });
-      pod.start();
-      pods.add(pod);
+      bodies.add(
+          ("vllm:num_requests_waiting{model_name=\"llama\",engine=\"0\"} "
+                  + i % 3
+                  + "\n"
+                  + "vllm:num_requests_running{model_name=\"llama\",engine=\"0\"} 4\n"
+                  + "vllm:kv_cache_usage_perc{model_name=\"llama\",engine=\"0\"} 0.3\n")
+              .getBytes(StandardCharsets.UTF_8));
     }
-    return pods;
+    return new ExpositionServer(bodies, 1);
   }
 
-  private static List<String> addresses(List<HttpServer> pods) {
-    return pods.stream().map(p -> "127.0.0.1:" + p.getAddress().getPort()).toList();
+  private static List<String> addresses(ExpositionServer pods) {
+    return pods.ports().stream().map(p -> "127.0.0.1:" + p).toList();
   }
 
   private static String config(List<String> endpoints) {

@@ -22,10 +22,12 @@ final class JvmCounters {
   static final Pattern EXECUTOR_THREAD = Pattern.compile("grpc-\\d+");
 
   /**
-   * The JDK HTTP server's threads: its dispatcher, which runs the stand-in pods' handlers (they
-   * have no executor of their own), and its idle-connection timer. Never the picker's.
+   * The stand-in pods' threads: the {@link dev.pointsman.bench.scrape.ExpositionServer}'s event
+   * loop. Never the picker's.
    */
-  static final Pattern POD_THREAD = Pattern.compile("HTTP-Dispatcher|idle-timeout-task");
+  static final Pattern POD_THREAD =
+      Pattern.compile(
+          java.util.regex.Pattern.quote(dev.pointsman.bench.scrape.ExpositionServer.THREAD_NAME));
 
   private final com.sun.management.OperatingSystemMXBean os =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();

@@ -26,11 +26,15 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A loopback server answering every request with one exposition (keep-alive, Content-Length), on
- * several ports, for the scrape benchmarks. Its event-loop threads are known, so that their CPU
- * time can be taken out of the process's.
+ * A loopback server answering {@code GET /metrics} with an exposition (keep-alive, Content-Length)
+ * and anything else with 404, on several ports, for the scrape and data-path benchmarks: stand-in
+ * model servers whose own cost stays small and known. Its event-loop threads are named {@link
+ * #THREAD_NAME}, so that their CPU time can be taken out of the process's.
  */
-final class ExpositionServer implements AutoCloseable {
+public final class ExpositionServer implements AutoCloseable {
+
+  /** The name of every event-loop thread of the server. */
+  public static final String THREAD_NAME = "exposition-server";
 
   private final List<Thread> threads = new CopyOnWriteArrayList<>();
   private final NioEventLoopGroup group;
@@ -38,39 +42,47 @@ final class ExpositionServer implements AutoCloseable {
   private final List<Integer> ports = new ArrayList<>();
 
   ExpositionServer(byte[] body, int portCount, int threadCount) {
-    ByteBuf content = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(body));
+    this(java.util.Collections.nCopies(portCount, body), threadCount);
+  }
+
+  /** One port per exposition in {@code bodies}, in order, served by {@code threadCount} threads. */
+  public ExpositionServer(List<byte[]> bodies, int threadCount) {
     group =
         new NioEventLoopGroup(
             threadCount,
             r -> {
-              Thread t = new Thread(r, "exposition-server");
+              Thread t = new Thread(r, THREAD_NAME);
               t.setDaemon(true);
               threads.add(t);
               return t;
             });
     ServerBootstrap bootstrap =
-        new ServerBootstrap()
-            .group(group)
-            .channel(NioServerSocketChannel.class)
-            .childHandler(
-                new ChannelInitializer<SocketChannel>() {
-                  @Override
-                  protected void initChannel(SocketChannel ch) {
-                    ch.pipeline()
-                        .addLast(new HttpServerCodec())
-                        .addLast(new HttpObjectAggregator(1 << 16))
-                        .addLast(new Answer(content));
-                  }
-                });
-    for (int i = 0; i < portCount; i++) {
+        new ServerBootstrap().group(group).channel(NioServerSocketChannel.class);
+    for (byte[] body : bodies) {
+      ByteBuf content = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(body));
       Channel ch =
-          bootstrap.bind(new InetSocketAddress("127.0.0.1", 0)).syncUninterruptibly().channel();
+          bootstrap
+              .clone()
+              .childHandler(
+                  new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                      ch.pipeline()
+                          .addLast(new HttpServerCodec())
+                          .addLast(new HttpObjectAggregator(1 << 16))
+                          .addLast(new Answer(content));
+                    }
+                  })
+              .bind(new InetSocketAddress("127.0.0.1", 0))
+              .syncUninterruptibly()
+              .channel();
       channels.add(ch);
       ports.add(((InetSocketAddress) ch.localAddress()).getPort());
     }
   }
 
-  List<Integer> ports() {
+  /** The ports, in the order of the expositions. */
+  public List<Integer> ports() {
     return List.copyOf(ports);
   }
 
@@ -100,6 +112,13 @@ final class ExpositionServer implements AutoCloseable {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, HttpRequest request) {
+      if (!request.uri().equals("/metrics")) {
+        FullHttpResponse missing =
+            new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_FOUND);
+        missing.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+        ctx.writeAndFlush(missing);
+        return;
+      }
       FullHttpResponse response =
           new DefaultFullHttpResponse(
               HttpVersion.HTTP_1_1, HttpResponseStatus.OK, content.duplicate());
