@@ -69,6 +69,15 @@ class LearningFromResponsesTest {
     return (RouteOutcome.Routed) router.route(input);
   }
 
+  /** Routes a request and answers it: first byte with {@code status}, then the stream's end. */
+  private void answer(
+      boolean stream, int status, long ttftMs, long totalMs, Usage usage, Completion.End end) {
+    RouteOutcome.Routed routed = route(stream);
+    router.firstByte(routed, status, ADDRESS, ttftMs * MS);
+    router.completed(
+        routed, new Completion(status, ttftMs * MS, totalMs * MS, usage, ADDRESS, end));
+  }
+
   private static Completion completed(long ttftMs, long totalMs, int completionTokens) {
     return new Completion(
         200,
@@ -118,17 +127,8 @@ class LearningFromResponsesTest {
     assertThat(scheduler.latencyModel().observations(ADDRESS)).isEqualTo(1);
     assertThat(scheduler.tpotModel().observations(ADDRESS)).isZero();
 
-    RouteOutcome.Routed failed = route(true);
-    router.firstByte(failed, 500, ADDRESS, 20 * MS);
-    router.completed(
-        failed,
-        new Completion(500, 20 * MS, 30 * MS, Usage.NONE, ADDRESS, Completion.End.COMPLETED));
-    RouteOutcome.Routed cut = route(true);
-    router.firstByte(cut, 200, ADDRESS, 90 * MS);
-    router.completed(
-        cut,
-        new Completion(
-            200, 90 * MS, 400 * MS, new Usage(10, 100, 0), ADDRESS, Completion.End.CANCELLED));
+    answer(true, 500, 20, 30, Usage.NONE, Completion.End.COMPLETED);
+    answer(true, 200, 90, 400, new Usage(10, 100, 0), Completion.End.CANCELLED);
     assertThat(scheduler.latencyModel().observations(ADDRESS)).isEqualTo(2);
     assertThat(scheduler.tpotModel().observations(ADDRESS)).isZero();
   }
@@ -136,28 +136,14 @@ class LearningFromResponsesTest {
   @Test
   void completedAnswersOfEitherKindTeachTheirLengthErrorsAndCutsDoNot() {
     for (int i = 0; i < 19; i++) {
-      RouteOutcome.Routed routed = route(i % 2 == 0);
-      router.firstByte(routed, 200, ADDRESS, 50 * MS);
-      router.completed(routed, completed(50, 500, 1000));
+      answer(i % 2 == 0, 200, 50, 500, new Usage(10, 1000, 0), Completion.End.COMPLETED);
     }
     assertThat(scheduler.meanAnswerTokens()).as("not known before 20 answers").isNaN();
-    RouteOutcome.Routed cut = route(true);
-    router.firstByte(cut, 200, ADDRESS, 50 * MS);
-    router.completed(
-        cut,
-        new Completion(
-            200, 50 * MS, 60 * MS, new Usage(10, 3, 0), ADDRESS, Completion.End.CANCELLED));
-    RouteOutcome.Routed failed = route(false);
-    router.firstByte(failed, 500, ADDRESS, 20 * MS);
-    router.completed(
-        failed,
-        new Completion(
-            500, 20 * MS, 30 * MS, new Usage(10, 5, 0), ADDRESS, Completion.End.COMPLETED));
+    answer(true, 200, 50, 60, new Usage(10, 3, 0), Completion.End.CANCELLED);
+    answer(false, 500, 20, 30, new Usage(10, 5, 0), Completion.End.COMPLETED);
     assertThat(scheduler.meanAnswerTokens()).isNaN();
 
-    RouteOutcome.Routed twentieth = route(false);
-    router.firstByte(twentieth, 200, ADDRESS, 500 * MS);
-    router.completed(twentieth, completed(500, 500, 1000));
+    answer(false, 200, 500, 500, new Usage(10, 1000, 0), Completion.End.COMPLETED);
     assertThat(scheduler.meanAnswerTokens()).isEqualTo(1000.0);
   }
 }
