@@ -17,24 +17,18 @@ import java.util.stream.Collectors;
  * Each target's model listing ({@code /v1/models}: the LoRA adapters registered there) is read on a
  * slower schedule and reported with its scrapes.
  *
- * <p>Each endpoint has a stable phase within the interval (from its address): one of as many evenly
- * spaced slots as the fleet needs at {@link #TARGETS_PER_SLOT} endpoints a slot. A small fleet's
- * scrapes share one wake-up of the event loop (eight endpoints scraped apart cost half as much
- * again per scrape as scraped together: docs/benchmarks.md, "Scraping"); a large fleet's spread
- * over the interval instead of bursting together. A global semaphore bounds scrapes in flight; a
- * target whose previous scrape is still running skips its tick. When the fleet is too large for the
- * scraper's CPU budget ({@link ScrapeBudget}), every target skips the same share of its ticks, so
- * the interval stretches evenly (up to the datastore's staleness bound) instead of some endpoints
- * going unscraped. Targets can be replaced at any time. The executor and HTTP client are injected
- * and not shut down by {@link #close()}; scheduling on the client's own event loop ({@link
- * ScrapeHttp#executor()}) saves a thread hop per scrape.
+ * <p>Each endpoint has a stable phase within the interval (from its address), so scrapes of a fleet
+ * spread over the interval instead of bursting together. A global semaphore bounds scrapes in
+ * flight; a target whose previous scrape is still running skips its tick. When the fleet is too
+ * large for the scraper's CPU budget ({@link ScrapeBudget}), every target skips the same share of
+ * its ticks, so the interval stretches evenly (up to the datastore's staleness bound) instead of
+ * some endpoints going unscraped. Targets can be replaced at any time. The executor and HTTP client
+ * are injected and not shut down by {@link #close()}; scheduling on the client's own event loop
+ * ({@link ScrapeHttp#executor()}) saves a thread hop per scrape.
  *
  * <p>Thread-safe.
  */
 public final class Scraper implements AutoCloseable {
-
-  /** Endpoints that share a slot: scraped in the same wake-up of the event loop. */
-  static final int TARGETS_PER_SLOT = 16;
 
   private final ScrapeContext ctx;
   private final Map<String, TargetTask> tasks = new ConcurrentHashMap<>();
@@ -105,12 +99,11 @@ public final class Scraper implements AutoCloseable {
             });
     long interval = ctx.config().interval().toNanos();
     long now = ctx.nanoTime().getAsLong();
-    int slots = slots(wanted.size());
     for (ScrapeTarget t : wanted.values()) {
       if (!tasks.containsKey(t.address())) {
         TargetTask task = new TargetTask(t, ctx);
         tasks.put(t.address(), task);
-        task.start(Math.floorMod(phase(t.address(), interval, slots) - now, interval), interval);
+        task.start(Math.floorMod(phase(t.address(), interval) - now, interval), interval);
       }
     }
   }
@@ -143,18 +136,9 @@ public final class Scraper implements AutoCloseable {
     tasks.clear();
   }
 
-  /** The slots a fleet of {@code targets} endpoints is spread over: at least one. */
-  static int slots(int targets) {
-    return Math.max(1, (targets + TARGETS_PER_SLOT - 1) / TARGETS_PER_SLOT);
-  }
-
-  /**
-   * A stable offset within the interval: the start of one of {@code slots} evenly spaced slots,
-   * chosen by address hash. An endpoint added later keeps the slot count of the fleet it joined;
-   * existing endpoints keep theirs.
-   */
-  static long phase(String address, long intervalNanos, int slots) {
+  /** A stable offset within the interval, spreading endpoints evenly by address hash. */
+  static long phase(String address, long intervalNanos) {
     long h = address.hashCode() * 0x9E3779B97F4A7C15L;
-    return Math.floorMod(h ^ (h >>> 31), slots) * (intervalNanos / slots);
+    return Math.floorMod(h ^ (h >>> 31), intervalNanos);
   }
 }
