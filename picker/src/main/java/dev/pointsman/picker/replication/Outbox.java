@@ -91,6 +91,11 @@ public final class Outbox implements Learning {
     queue.add(u);
   }
 
+  /** Updates queued and not yet drained. */
+  int pending() {
+    return size.get();
+  }
+
   /** Takes everything queued now, oldest first. */
   public List<Update> drain() {
     List<Update> out = new ArrayList<>();

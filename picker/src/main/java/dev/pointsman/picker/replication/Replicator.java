@@ -195,6 +195,11 @@ public final class Replicator implements Receiver, AutoCloseable {
     return new ReplicationStatus(state, members, peers.reporting(), cold, error);
   }
 
+  /** This replica's outbox (tests: whether its batch thread has taken what was queued). */
+  Outbox outbox() {
+    return outbox;
+  }
+
   public ReplicationStats stats() {
     stats.dropped.set(outbox.dropped());
     return stats;

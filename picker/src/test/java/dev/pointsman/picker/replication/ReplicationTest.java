@@ -218,6 +218,9 @@ class ReplicationTest {
     ProtocolStack stack = a.replicator().channel().getProtocolStack();
     stack.insertProtocol(new DropStateTransfers(stack), ProtocolStack.Position.ABOVE, TCP.class);
     Decision.Picked p = a.pick(DOC + "before b");
+    // a's batch thread takes the pick while a is alone (and drops it: nobody to tell), so that it
+    // cannot reach b as a live update once b has joined
+    await("a's pick taken while alone", () -> a.replicator().outbox().pending() == 0);
 
     // when: b joins, and a never answers its state request
     Replica b = cluster.start(1, 300);
