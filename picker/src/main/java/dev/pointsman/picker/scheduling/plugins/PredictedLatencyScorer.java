@@ -264,32 +264,31 @@ public final class PredictedLatencyScorer implements Scorer {
    */
   public double predictTtftSeconds(
       Candidate c, double uncachedPromptTokens, double tokensPerWaiting, double meanAnswerTokens) {
-    SpeedProfile p = c.profile();
     double scraped = c.metrics().waitingRequests() * tokensPerWaiting + c.load().pendingTokens();
     // the prefill the picker itself sent and has not seen a first token for is known exactly;
     // the scrape may add work from other routers
     double queued = Math.max(scraped, c.load().prefillTokens());
-    double work = Math.max(1.0, queued + uncachedPromptTokens);
-    double running = c.running();
-    double perStepTokens = Math.max(1.0, p.tokenBudget() - running);
-    double steps = Math.ceil(work / perStepTokens);
-    // a step reads the weights and the running batch's KV cache at least: with a large batch of
-    // long contexts that, not the prompt's compute, sets the pace
-    double seconds =
-        steps * p.stepSeconds(Math.min(work, perStepTokens) + running, c.contextTokens());
+    double seconds = prefillSeconds(c, queued + uncachedPromptTokens);
     if (!kvAdmission) {
       return seconds;
     }
     double wait = kvWaitSeconds(c, queued + uncachedPromptTokens, meanAnswerTokens);
-    if (wait <= 0) {
-      return seconds;
-    }
     // once blocks are free, this prompt's own prefill still takes its steps
-    double own = Math.max(1.0, uncachedPromptTokens);
-    double ownSeconds =
-        Math.ceil(own / perStepTokens)
-            * p.stepSeconds(Math.min(own, perStepTokens) + running, c.contextTokens());
-    return Math.max(seconds, wait + ownSeconds);
+    return wait <= 0 ? seconds : Math.max(seconds, wait + prefillSeconds(c, uncachedPromptTokens));
+  }
+
+  /**
+   * Seconds {@code c} takes to prefill {@code tokens} (at least one) in steps of its token budget
+   * beside its running batch. A step reads the weights and the running batch's KV cache at least:
+   * with a large batch of long contexts that, not the prompt's compute, sets the pace.
+   */
+  private static double prefillSeconds(Candidate c, double tokens) {
+    SpeedProfile p = c.profile();
+    double work = Math.max(1.0, tokens);
+    double running = c.running();
+    double perStepTokens = Math.max(1.0, p.tokenBudget() - running);
+    return Math.ceil(work / perStepTokens)
+        * p.stepSeconds(Math.min(work, perStepTokens) + running, c.contextTokens());
   }
 
   /**
