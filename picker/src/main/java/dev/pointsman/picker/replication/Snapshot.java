@@ -20,8 +20,9 @@ import java.util.Map;
  * and exchanged when a partition heals. Absorbing it is a merge, not a replacement: prefix blocks
  * and adapters are added to what the receiver knows (a union), and of two learned fits of one
  * endpoint the one trained on more observations is kept, so both sides of a healed partition end
- * with the same models; each tenant budget keeps the lower of the two balances. In-flight work is
- * not in it: every member reports its own within a batch interval. Version 1, in proto3 terms:
+ * with the same models (the mean answer length likewise); each tenant budget keeps the lower of the
+ * two balances. In-flight work is not in it: every member reports its own within a batch interval.
+ * Version 1, in proto3 terms:
  *
  * <pre>
  * message Snapshot {
@@ -35,6 +36,8 @@ import java.util.Map;
  *                                             //   uint64 tokens_per_minute = 3;
  *                                             //   uint64 requests_per_minute = 4;
  *                                             //   double tokens = 5; double requests = 6; }
+ *   repeated double answer_length = 8;        // {mean output tokens, answers seen}; absent from
+ *                                             // older replicas, and then ignored
  * }
  * </pre>
  */
@@ -44,7 +47,8 @@ record Snapshot(
     Map<String, double[]> ttftFits,
     Map<String, double[]> tpotFits,
     Map<String, double[]> queuedWork,
-    List<BudgetLevel> budgets) {
+    List<BudgetLevel> budgets,
+    double[] answerLengths) {
 
   /** What {@code scheduler} knows now. */
   static Snapshot of(Scheduler scheduler) {
@@ -59,7 +63,8 @@ record Snapshot(
         scheduler.latencyModel().export(),
         scheduler.tpotModel().export(),
         scheduler.queuedWork().export(),
-        budgets.levels());
+        budgets.levels(),
+        scheduler.answerLengthState());
   }
 
   /** Merges this snapshot into what {@code scheduler} knows. */
@@ -76,6 +81,7 @@ record Snapshot(
     scheduler.latencyModel().restore(ttftFits);
     scheduler.tpotModel().restore(tpotFits);
     scheduler.queuedWork().restore(queuedWork);
+    scheduler.restoreAnswerLengths(answerLengths);
     budgets.adoptLevels(this.budgets);
   }
 
@@ -115,6 +121,7 @@ record Snapshot(
                 o.writeDouble(6, level.requests());
               }));
     }
+    WireFormat.packedDoubles(out, 8, answerLengths);
     out.flush();
   }
 
@@ -129,13 +136,19 @@ record Snapshot(
             new HashMap<>(),
             new HashMap<>(),
             new HashMap<>(),
-            new ArrayList<>());
+            new ArrayList<>(),
+            new double[0]);
+    double[] answerLengths = s.answerLengths;
     int tag;
     try {
       while ((tag = in.readTag()) != 0) {
         int field = com.google.protobuf.WireFormat.getTagFieldNumber(tag);
         if (field == 7) {
           s.budgets.add(level(CodedInputStream.newInstance(in.readByteArray())));
+          continue;
+        }
+        if (field == 8) {
+          answerLengths = WireFormat.readPackedDoubles(in);
           continue;
         }
         if (field < 2 || field > 6) {
@@ -174,7 +187,8 @@ record Snapshot(
     } catch (IllegalArgumentException ex) {
       throw new WireException("malformed replication snapshot (" + ex.getMessage() + ")");
     }
-    return s;
+    return new Snapshot(
+        s.prefix, s.adapters, s.ttftFits, s.tpotFits, s.queuedWork, s.budgets, answerLengths);
   }
 
   private static BudgetLevel level(CodedInputStream e) throws IOException, WireException {

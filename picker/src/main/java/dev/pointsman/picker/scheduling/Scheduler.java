@@ -117,7 +117,9 @@ public final class Scheduler {
   /**
    * Learns the length of a completed answer, in output tokens (its usage): with the prompts, what a
    * running request holds in KV cache and for how long. Each replica learns it from its own share
-   * of the answers; until 20 were seen a typical chat answer is assumed.
+   * of the answers (a random half is as good a sample as the whole); a replica that joins late
+   * takes it from the snapshot ({@link #answerLengthState}). Until 20 were seen a typical chat
+   * answer is assumed.
    */
   public void observeAnswer(int outputTokens) {
     if (outputTokens > 0) {
@@ -128,6 +130,21 @@ public final class Scheduler {
   /** The mean answer length in output tokens, or NaN until 20 answers were seen. */
   public double meanAnswerTokens() {
     return answers.value();
+  }
+
+  /** The answer-length mean's state, {@code {mean, answers seen}}, for a late replica. */
+  public double[] answerLengthState() {
+    return answers.state();
+  }
+
+  /**
+   * Takes another replica's {@link #answerLengthState} when it has seen more answers than this one
+   * (a state of any other length is ignored).
+   */
+  public void restoreAnswerLengths(double[] state) {
+    if (state.length == 2) {
+      answers.restore(state);
+    }
   }
 
   /** Learns another replica's observed time per output token (as {@link #observeTpot}). */

@@ -89,4 +89,25 @@ class SnapshotMergeTest {
       assertThat(s.tpotModel().coefficients(X)).containsExactly(leftFit);
     }
   }
+
+  @Test
+  void aLateReplicaTakesTheMeanAnswerLengthFromTheSnapshotAndABetterInformedOneKeepsItsOwn()
+      throws Exception {
+    Scheduler seasoned = scheduler();
+    for (int i = 0; i < 40; i++) {
+      seasoned.observeAnswer(1_000);
+    }
+    Scheduler late = scheduler();
+    assertThat(late.meanAnswerTokens()).isNaN();
+
+    roundTrip(seasoned).absorbInto(late);
+    assertThat(late.meanAnswerTokens()).isEqualTo(1_000.0);
+
+    Scheduler fresh = scheduler();
+    for (int i = 0; i < 25; i++) {
+      fresh.observeAnswer(100);
+    }
+    roundTrip(fresh).absorbInto(seasoned); // it has seen fewer answers than the receiver
+    assertThat(seasoned.meanAnswerTokens()).isEqualTo(1_000.0);
+  }
 }

@@ -163,7 +163,8 @@ class WireFormatTest {
             Map.of("", new double[] {300, 25}),
             List.of(
                 new BudgetLevel(new Budget("team-a", null, 6_000, 0), -250.5, 0),
-                new BudgetLevel(new Budget("team-b", "llama", 0, 30), 0, 12.25)));
+                new BudgetLevel(new Budget("team-b", "llama", 0, 30), 0, 12.25)),
+            new double[] {412.5, 90});
     ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     s.writeTo(out);
@@ -175,6 +176,7 @@ class WireFormatTest {
     assertThat(back.tpotFits().get("b:1")).containsExactly(s.tpotFits().get("b:1"));
     assertThat(back.queuedWork().get("")).containsExactly(300, 25);
     assertThat(back.budgets()).isEqualTo(s.budgets());
+    assertThat(back.answerLengths()).containsExactly(412.5, 90);
   }
 
   @Test
