@@ -76,7 +76,7 @@ record Snapshot(
    * Merges this snapshot into what {@code scheduler} knows, and its balances into {@code budgets}.
    */
   void absorbInto(Scheduler scheduler, TokenBudgets budgets) {
-    prefix.forEach(scheduler.prefixIndex()::record);
+    prefix.forEach(scheduler.prefixIndex()::restore);
     adapters.forEach((a, list) -> list.forEach(ad -> scheduler.adapterHistory().record(a, ad)));
     scheduler.latencyModel().restore(ttftFits);
     scheduler.tpotModel().restore(tpotFits);

@@ -7,6 +7,7 @@ import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.picker.scheduling.SchedulingPolicy;
 import dev.pointsman.picker.scheduling.WeightedScorer;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import dev.pointsman.picker.scheduling.prior.SpeedPriors;
 import java.nio.file.Path;
 import java.util.List;
@@ -184,7 +185,8 @@ public final class Policies {
         fleet,
         random,
         SpeedPriors.builtIn(),
-        GIE_PREFIX_HASHER);
+        GIE_PREFIX_HASHER,
+        PrefixIndex.Forgetting.HEAD_FIRST);
   }
 
   /** The llm-d default blend, with GIE's LoRA-affinity scorer when {@code adapters}. */

@@ -24,6 +24,7 @@ import dev.pointsman.picker.scheduling.SchedulingPolicy;
 import dev.pointsman.picker.scheduling.latency.LatencyModel;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex.Forgetting;
 import dev.pointsman.picker.scheduling.prior.SpeedPriors;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -88,12 +89,14 @@ final class SchedulerPolicy implements RoutingPolicy {
       FleetView fleet,
       RandomGenerator random,
       SpeedPriors priors) {
-    this(name, policy, fleet, random, priors, PrefixHasher.DEFAULT);
+    this(name, policy, fleet, random, priors, PrefixHasher.DEFAULT, Forgetting.TAIL_FIRST);
   }
 
   /**
    * @param hasher how prompts are cut into prefix blocks: the picker's own ({@link
    *     PrefixHasher#DEFAULT}), or a baseline's
+   * @param forgetting which of a prompt's blocks its prefix index forgets first: the picker's
+   *     ({@link Forgetting#TAIL_FIRST}), or a baseline's
    */
   SchedulerPolicy(
       String name,
@@ -101,12 +104,13 @@ final class SchedulerPolicy implements RoutingPolicy {
       FleetView fleet,
       RandomGenerator random,
       SpeedPriors priors,
-      PrefixHasher hasher) {
+      PrefixHasher hasher,
+      Forgetting forgetting) {
     this.name = name;
     this.fleet = fleet;
     this.scheduler =
         new Scheduler(
-            new PrefixIndex(PickerApp.PREFIX_BLOCKS_PER_ENDPOINT),
+            new PrefixIndex(PickerApp.PREFIX_BLOCKS_PER_ENDPOINT, forgetting),
             new InFlightTracker(),
             hasher,
             fleet::nowNanos,

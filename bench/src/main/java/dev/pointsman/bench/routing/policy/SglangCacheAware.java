@@ -13,9 +13,11 @@ import java.util.random.RandomGenerator;
  * max &gt; {@code relThreshold} × min) the least-loaded worker wins; else, if the best prefix match
  * rate exceeds {@code cacheThreshold}, the best-matching worker; else the worker with the smallest
  * cached tree. The approximate radix tree per worker is the router's own prefix index of the
- * prompts it sent there (64-character blocks, LRU-bounded); every routed prompt is inserted into
- * its worker's tree. The router's default retries and circuit breaker ({@link SglangResilience})
- * come with it: a worker whose circuit is open is left out like one its discovery does not list.
+ * prompts it sent there (64-character blocks, LRU-bounded, a prompt's tail forgotten before its
+ * prefix as the radix tree evicts its least recently used leaves); every routed prompt is inserted
+ * into its worker's tree. The router's default retries and circuit breaker ({@link
+ * SglangResilience}) come with it: a worker whose circuit is open is left out like one its
+ * discovery does not list.
  */
 final class SglangCacheAware implements RoutingPolicy {
   private final FleetView fleet;

@@ -20,35 +20,91 @@ import java.util.function.ToIntFunction;
  */
 public final class PrefixIndex {
 
+  /** Which of a recorded prompt's blocks is forgotten first when an endpoint's bound is reached. */
+  public enum Forgetting {
+    /**
+     * The last block: a prompt's blocks are touched last block first, so its first block is its
+     * most recent. The picker's, because a server frees a finished request's blocks tail first
+     * (vLLM, SGLang): a prefix without its tail still matches, a tail without its prefix never
+     * does. A prompt longer than the bound keeps its leading blocks.
+     */
+    TAIL_FIRST,
+    /**
+     * The first block: blocks are touched in prompt order, so the first is the oldest, as the
+     * Inference Extension's prefix indexer adds them (the benchmark's model of its router).
+     */
+    HEAD_FIRST
+  }
+
   private final int capacityPerEndpoint;
+  private final Forgetting forgetting;
   private final BlockHolders holders = new BlockHolders();
   private final ConcurrentHashMap<String, Lru> byEndpoint = new ConcurrentHashMap<>();
 
   /**
-   * @param capacityPerEndpoint blocks remembered per endpoint
+   * @param capacityPerEndpoint blocks remembered per endpoint; a prompt's tail is forgotten first
    */
   public PrefixIndex(int capacityPerEndpoint) {
+    this(capacityPerEndpoint, Forgetting.TAIL_FIRST);
+  }
+
+  /**
+   * @param capacityPerEndpoint blocks remembered per endpoint
+   * @param forgetting which of a prompt's blocks goes first
+   */
+  public PrefixIndex(int capacityPerEndpoint, Forgetting forgetting) {
     if (capacityPerEndpoint < 1) {
       throw new IllegalArgumentException(
           "capacityPerEndpoint: " + capacityPerEndpoint + " (expected >= 1)");
     }
     this.capacityPerEndpoint = capacityPerEndpoint;
+    this.forgetting = forgetting;
   }
 
-  /** Remembers that {@code address} was sent a prompt with these blocks. */
+  /**
+   * Remembers that {@code address} was sent a prompt with these blocks, the most recent of what it
+   * holds; within the prompt, the block to go first is the last ({@link Forgetting#TAIL_FIRST}) or
+   * the first ({@link Forgetting#HEAD_FIRST}).
+   */
   public void record(String address, long[] blocks) {
     if (blocks.length == 0) {
       return;
     }
     Lru lru = byEndpoint.computeIfAbsent(address, a -> new Lru(a, capacityPerEndpoint));
     synchronized (lru) {
-      for (long block : blocks) {
-        if (lru.blocks.addAndMoveToLast(block)) {
-          holders.add(block, lru.self);
-          if (lru.blocks.size() > lru.capacity) {
-            holders.remove(lru.blocks.removeFirstLong(), address);
-          }
+      if (forgetting == Forgetting.TAIL_FIRST) {
+        for (int b = blocks.length - 1; b >= 0; b--) {
+          touch(lru, blocks[b]);
         }
+      } else {
+        for (long block : blocks) {
+          touch(lru, block);
+        }
+      }
+    }
+  }
+
+  /**
+   * Takes another replica's blocks for {@code address} in its order, least recently used first (as
+   * {@link #export} gives them): what a late or healed replica absorbs.
+   */
+  public void restore(String address, long[] leastRecentFirst) {
+    if (leastRecentFirst.length == 0) {
+      return;
+    }
+    Lru lru = byEndpoint.computeIfAbsent(address, a -> new Lru(a, capacityPerEndpoint));
+    synchronized (lru) {
+      for (long block : leastRecentFirst) {
+        touch(lru, block);
+      }
+    }
+  }
+
+  private void touch(Lru lru, long block) {
+    if (lru.blocks.addAndMoveToLast(block)) {
+      holders.add(block, lru.self);
+      if (lru.blocks.size() > lru.capacity) {
+        holders.remove(lru.blocks.removeFirstLong(), lru.self[0]);
       }
     }
   }
@@ -138,8 +194,8 @@ public final class PrefixIndex {
   }
 
   /**
-   * What is remembered, per endpoint, least recently used block first: recording each list in order
-   * into an empty index rebuilds the same state (a late replica's snapshot).
+   * What is remembered, per endpoint, least recently used block first: {@link #restore restoring}
+   * each list into an empty index rebuilds the same state (a late replica's snapshot).
    */
   public Map<String, long[]> export() {
     Map<String, long[]> out = new java.util.HashMap<>();

@@ -43,7 +43,7 @@ class PrefixIndexTest {
 
     index.limit("a", 50); // the server's cache holds 50 blocks: the oldest are gone there
     assertThat(index.size("a")).isEqualTo(50);
-    assertThat(index.match(old, List.of("a"))).containsExactly(0);
+    assertThat(index.match(old, List.of("a"))).containsExactly(10); // its tail went first
     assertThat(index.match(recent, List.of("a"))).containsExactly(40);
     assertThat(index.distinctBlocks()).isEqualTo(50);
 
@@ -51,7 +51,8 @@ class PrefixIndexTest {
     assertThat(index.size("a")).isEqualTo(50);
     index.limit("a", 5_000); // never above the index's own bound
     index.record("a", recent);
-    assertThat(index.size("a")).isEqualTo(90); // the last 50 of the old prompt, and 40 more
+    assertThat(index.size("a")).isEqualTo(90); // the first 50 of the old prompt, and 40 more
+    assertThat(index.match(old, List.of("a"))).containsExactly(50);
     index.limit("unknown", 1); // endpoints never recorded are left alone
     assertThat(index.size("unknown")).isZero();
   }
@@ -97,6 +98,46 @@ class PrefixIndexTest {
     assertThat(index.match(blocks(0, 4), List.of(A))).containsExactly(0); // evicted
     assertThat(index.match(blocks(32, 40), List.of(A))).containsExactly(8); // most recent
     assertThat(index.distinctBlocks()).isEqualTo(8);
+  }
+
+  @Test
+  void aPromptsTailIsForgottenBeforeItsPrefixAsAServerFreesIt() {
+    PrefixIndex index = new PrefixIndex(10);
+    index.record(A, blocks(0, 6));
+    index.record(A, blocks(100, 106)); // two over the bound: the first prompt's last two blocks go
+
+    assertThat(index.match(blocks(0, 6), List.of(A))).containsExactly(4);
+    assertThat(index.match(blocks(100, 106), List.of(A))).containsExactly(6);
+
+    index.record(B, blocks(0, 25)); // longer than the bound: its leading blocks are kept
+    assertThat(index.match(blocks(0, 25), List.of(B))).containsExactly(10);
+  }
+
+  @Test
+  void inHeadFirstOrderAPromptLosesItsMatchWithItsFirstBlock() {
+    PrefixIndex index = new PrefixIndex(10, PrefixIndex.Forgetting.HEAD_FIRST);
+    index.record(A, blocks(0, 6));
+    index.record(A, blocks(100, 106)); // two over the bound: blocks 0 and 1 go
+
+    assertThat(index.match(blocks(0, 6), List.of(A))).containsExactly(0);
+    assertThat(index.size(A)).isEqualTo(10);
+  }
+
+  @Test
+  void aRestoredExportRebuildsTheSameRecency() {
+    PrefixIndex index = new PrefixIndex(10);
+    index.record(A, blocks(0, 4));
+    index.record(A, blocks(100, 104));
+    index.record(A, blocks(0, 2)); // the first prompt's head is the most recent now
+    PrefixIndex late = new PrefixIndex(10);
+    index.export().forEach(late::restore);
+    assertThat(late.export().get(A)).containsExactly(index.export().get(A));
+
+    for (PrefixIndex i : List.of(index, late)) {
+      i.record(A, blocks(200, 205)); // five more: both forget blocks 3, 2 and 103
+      assertThat(i.match(blocks(0, 4), List.of(A))).containsExactly(2);
+      assertThat(i.match(blocks(100, 104), List.of(A))).containsExactly(3);
+    }
   }
 
   @Test
