@@ -91,6 +91,11 @@ public final class BlockHolders {
     }
   }
 
+  /** Whether {@code address} holds {@code key}. */
+  public boolean holds(long key, String address) {
+    return contains(of(key), address);
+  }
+
   /** Distinct keys held by any endpoint. */
   public int size() {
     int n = 0;

@@ -112,11 +112,29 @@ public final class PrefixIndex {
   /**
    * For each candidate, the number of leading blocks of {@code blocks} it holds.
    *
+   * <p>When tails are forgotten first, what an endpoint holds of any prompt is a prefix of it:
+   * block k + 1 of a chain is only ever recorded with block k, and block k is touched after it, so
+   * it is forgotten after it. Each endpoint that holds the first block is then searched by
+   * bisection, a few probes per endpoint instead of one per block (a 220 KB prompt has 3,520
+   * blocks). In prompt order the blocks are walked one by one until no candidate advances.
+   *
    * @param indexOf maps an endpoint address to its candidate index, or -1
    * @param candidates how many candidates there are
    */
   public int[] match(long[] blocks, ToIntFunction<String> indexOf, int candidates) {
     int[] matched = new int[candidates];
+    if (blocks.length == 0) {
+      return matched;
+    }
+    if (forgetting == Forgetting.TAIL_FIRST) {
+      for (String h : holders.of(blocks[0])) {
+        int i = indexOf.applyAsInt(h);
+        if (i >= 0) {
+          matched[i] = heldPrefix(h, blocks);
+        }
+      }
+      return matched;
+    }
     for (int b = 0; b < blocks.length; b++) {
       String[] hs = holders.of(blocks[b]);
       boolean advanced = false;
@@ -132,6 +150,25 @@ public final class PrefixIndex {
       }
     }
     return matched;
+  }
+
+  /** The length of the prefix of {@code blocks} that {@code address} holds; it holds the first. */
+  private int heldPrefix(String address, long[] blocks) {
+    int lo = 1; // holds blocks[0, lo)
+    int hi = blocks.length; // holds no more than blocks[0, hi)
+    if (holders.holds(blocks[hi - 1], address)) {
+      return hi; // the whole prompt: the common case for a warm one
+    }
+    hi--;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (holders.holds(blocks[mid - 1], address)) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
   }
 
   /** Convenience for callers with a list of candidate addresses. */

@@ -59,7 +59,9 @@ class PrefixIndexTest {
 
   @Test
   void matchCountsTheLongestLeadingRunOnly() {
-    PrefixIndex index = new PrefixIndex(100);
+    // a hole in a run is a state only prompt-order forgetting reaches (tails first, what an
+    // endpoint holds of a chain of hashes is always a prefix of it)
+    PrefixIndex index = new PrefixIndex(100, PrefixIndex.Forgetting.HEAD_FIRST);
     index.record(A, new long[] {0, 1, 3, 4, 5}); // holds blocks 0,1 and 3..5 but not 2
     index.record(B, new long[] {1, 2, 3}); // holds no block 0
 
@@ -111,6 +113,63 @@ class PrefixIndexTest {
 
     index.record(B, blocks(0, 25)); // longer than the bound: its leading blocks are kept
     assertThat(index.match(blocks(0, 25), List.of(B))).containsExactly(10);
+  }
+
+  /**
+   * The bisecting match against a walk over what each endpoint remembers ({@link
+   * PrefixIndex#export}), through random prompts that share prefixes, small bounds that evict,
+   * shrinking bounds and a late replica's restore.
+   */
+  @Test
+  void theBisectingMatchCountsWhatAWalkOverTheRememberedBlocksCounts() {
+    SplittableRandom random = new SplittableRandom(11);
+    List<String> endpoints = List.of(A, B, C);
+    for (int trial = 0; trial < 30; trial++) {
+      PrefixIndex index = new PrefixIndex(5 + random.nextInt(60));
+      List<long[]> prompts = new ArrayList<>();
+      for (int step = 0; step < 200; step++) {
+        long[] prompt = prompt(random, prompts);
+        prompts.add(prompt);
+        String e = endpoints.get(random.nextInt(endpoints.size()));
+        if (random.nextInt(40) == 0) {
+          index.limit(e, 3 + random.nextInt(30));
+        }
+        index.record(e, prompt);
+        long[] probe = prompts.get(random.nextInt(prompts.size()));
+        assertThat(index.match(probe, endpoints)).containsExactly(walk(index, probe, endpoints));
+      }
+      PrefixIndex late = new PrefixIndex(1_000);
+      index.export().forEach(late::restore);
+      for (long[] probe : prompts) {
+        assertThat(late.match(probe, endpoints)).containsExactly(walk(index, probe, endpoints));
+      }
+    }
+  }
+
+  /** A prompt that extends a random earlier one's prefix (or none) with fresh blocks. */
+  private static long[] prompt(SplittableRandom random, List<long[]> earlier) {
+    long[] base = earlier.isEmpty() ? new long[0] : earlier.get(random.nextInt(earlier.size()));
+    int kept = random.nextInt(base.length + 1);
+    long[] out = java.util.Arrays.copyOf(base, kept + 1 + random.nextInt(12));
+    for (int i = kept; i < out.length; i++) {
+      out[i] = random.nextLong();
+    }
+    return out;
+  }
+
+  private static int[] walk(PrefixIndex index, long[] prompt, List<String> endpoints) {
+    var remembered = index.export();
+    int[] out = new int[endpoints.size()];
+    for (int e = 0; e < endpoints.size(); e++) {
+      java.util.Set<Long> held = new java.util.HashSet<>();
+      for (long b : remembered.getOrDefault(endpoints.get(e), new long[0])) {
+        held.add(b);
+      }
+      while (out[e] < prompt.length && held.contains(prompt[out[e]])) {
+        out[e]++;
+      }
+    }
+    return out;
   }
 
   @Test
