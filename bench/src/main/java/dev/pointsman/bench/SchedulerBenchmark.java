@@ -92,6 +92,14 @@ public class SchedulerBenchmark {
   @Param({"1"})
   public int kvAdmission;
 
+  /**
+   * The lowest KV-cache use an endpoint reports: 0 draws it from 0–0.95, as most fleets below
+   * saturation; 0.995 fills every cache, so that the predicted wait for KV blocks ({@code
+   * kvAdmission}) is computed for nearly every candidate.
+   */
+  @Param({"0"})
+  public double kvFloor;
+
   private Scheduler scheduler;
   private SchedulingPolicy policy;
   private ScheduledExecutorService drainer;
@@ -149,7 +157,7 @@ public class SchedulerBenchmark {
       String address = "10.0." + (i / 250) + "." + (i % 250 + 1) + ":8000";
       Endpoint endpoint =
           new Endpoint(address, "llama", Map.of("gpu", GPUS[i % GPUS.length], "zone", "a"));
-      states.add(new EndpointState(endpoint, metrics(seed), seed.nextInt(50) != 0));
+      states.add(new EndpointState(endpoint, metrics(seed, kvFloor), seed.nextInt(50) != 0));
     }
     pool = new PoolSnapshot("llama", states);
 
@@ -202,7 +210,7 @@ public class SchedulerBenchmark {
     return decision;
   }
 
-  private static EndpointMetrics metrics(SplittableRandom seed) {
+  private static EndpointMetrics metrics(SplittableRandom seed, double kvFloor) {
     Set<String> running = new HashSet<>();
     Set<String> waiting = new HashSet<>();
     int adapters = seed.nextInt(4);
@@ -215,7 +223,7 @@ public class SchedulerBenchmark {
     return new EndpointMetrics(
         seed.nextInt(12),
         seed.nextInt(64),
-        seed.nextDouble(0.95),
+        kvFloor > 0 ? kvFloor + seed.nextDouble(1 - kvFloor) : seed.nextDouble(0.95),
         seed.nextInt(4) == 0 ? -1 : 16L * 27_118,
         running,
         waiting,
