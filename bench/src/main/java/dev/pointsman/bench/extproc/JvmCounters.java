@@ -1,6 +1,7 @@
 package dev.pointsman.bench.extproc;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
+import dev.pointsman.bench.scrape.ExpositionServer;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -21,13 +22,8 @@ final class JvmCounters {
   /** The gRPC server executor's threads; not Netty's event loops, not the client's executor. */
   static final Pattern EXECUTOR_THREAD = Pattern.compile("grpc-\\d+");
 
-  /**
-   * The stand-in pods' threads: the {@link dev.pointsman.bench.scrape.ExpositionServer}'s event
-   * loop. Never the picker's.
-   */
-  static final Pattern POD_THREAD =
-      Pattern.compile(
-          java.util.regex.Pattern.quote(dev.pointsman.bench.scrape.ExpositionServer.THREAD_NAME));
+  /** The stand-in pods' threads: the {@link ExpositionServer}'s event loop. Never the picker's. */
+  static final Pattern POD_THREAD = Pattern.compile(Pattern.quote(ExpositionServer.THREAD_NAME));
 
   private final com.sun.management.OperatingSystemMXBean os =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();

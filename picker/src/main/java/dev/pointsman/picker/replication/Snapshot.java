@@ -138,7 +138,7 @@ record Snapshot(
             new HashMap<>(),
             new ArrayList<>(),
             new double[0]);
-    double[] answerLengths = s.answerLengths;
+    double[] answerLengths = new double[0];
     int tag;
     try {
       while ((tag = in.readTag()) != 0) {
