@@ -366,6 +366,7 @@ public final class Replicator implements Receiver, AutoCloseable {
 
   @Override
   public void viewAccepted(View v) {
+    View before = view;
     view = v;
     viewChanged.set(true); // a new member, or one back from a partition, has no report of this one
     List<String> members = v.getMembers().stream().map(String::valueOf).toList();
@@ -373,39 +374,30 @@ public final class Replicator implements Receiver, AutoCloseable {
     budgets.retainPeers(members);
     if (v instanceof MergeView merge) {
       stats.merges.incrementAndGet();
-      executor.execute(() -> absorbMerge(merge));
+      executor.execute(() -> absorbMerge(merge, before));
     }
   }
 
   /**
-   * After a partition heals: fetches and merges a snapshot from each other side, in turn with it.
-   * Two sides fetching from each other at once can stall both transfers (each requester holds its
-   * barrier closed while it reads; a CI run saw two merged pickers deaf to each other for the whole
-   * state timeout), so of each pair of sides, the one whose coordinator sorts first fetches at once
-   * and the other after the state timeout, when the first transfer is over either way.
+   * After a partition heals: fetches and merges a snapshot from each side this replica was cut off
+   * from ({@link MergeSides}). Two sides fetching from each other at once can stall both transfers
+   * (each requester holds its barrier closed while it reads; a CI run saw two merged pickers deaf
+   * to each other for the whole state timeout), so of each pair of sides one fetches at once and
+   * the other after the state timeout, when the first transfer is over either way.
    */
-  private void absorbMerge(MergeView merge) {
+  private void absorbMerge(MergeView merge, View before) {
     JChannel ch = channel;
     if (ch == null) {
       return;
     }
-    Address me = ch.getAddress();
-    Address mine = null;
-    for (View side : merge.getSubgroups()) {
-      if (side.containsMember(me)) {
-        mine = side.getCoord();
-      }
-    }
-    for (View side : merge.getSubgroups()) {
-      if (side.containsMember(me)) {
-        continue;
-      }
-      Address from = side.getCoord();
-      if (mine == null || mine.compareTo(from) < 0) {
-        fetchState(from, false);
+    for (MergeSides.Fetch f : MergeSides.fetches(merge, before, ch.getAddress())) {
+      if (f.now()) {
+        fetchState(f.from(), false);
       } else {
         executor.schedule(
-            () -> fetchState(from, false), cfg.stateTimeoutMillis() + 500L, TimeUnit.MILLISECONDS);
+            () -> fetchState(f.from(), false),
+            cfg.stateTimeoutMillis() + 500L,
+            TimeUnit.MILLISECONDS);
       }
     }
   }
