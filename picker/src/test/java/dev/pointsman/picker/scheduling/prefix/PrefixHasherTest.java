@@ -92,6 +92,51 @@ class PrefixHasherTest {
   }
 
   @Test
+  void everyCharacterOfABlockCountsWhicheverLaneItFallsIn() {
+    PrefixHasher hasher = new PrefixHasher(64, 1);
+    char[] base = "a".repeat(64).toCharArray();
+    Set<Long> seen = new HashSet<>();
+    seen.add(hasher.hash("m", new String(base))[0]);
+    for (int i = 0; i < 64; i++) {
+      for (char c : new char[] {'b', '\u00e9', '\u4e2d', '\uffff'}) {
+        char[] t = base.clone();
+        t[i] = c;
+        assertThat(seen.add(hasher.hash("m", new String(t))[0])).as("%d = %s", i, c).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void wordsSwappedBetweenLanesOrRoundsHashApart() {
+    // the four lanes take words 0-3, 4-7 ...: a word moved to another lane, or to another round of
+    // the same lane, changes the hash, and so do lanes that hold the same words
+    PrefixHasher hasher = new PrefixHasher(64, 1);
+    String w = "wxyz";
+    String o = "oooo";
+    Set<Long> seen = new HashSet<>();
+    for (int at = 0; at < 16; at++) {
+      String t = o.repeat(at) + w + o.repeat(15 - at);
+      assertThat(seen.add(hasher.hash("m", t)[0])).as("word at %d", at).isTrue();
+    }
+    assertThat(seen.add(hasher.hash("m", o.repeat(16))[0])).isTrue();
+    assertThat(seen.add(hasher.hash("m", (w + w + o + o).repeat(4))[0])).isTrue();
+    assertThat(seen.add(hasher.hash("m", (o + o + w + w).repeat(4))[0])).isTrue();
+  }
+
+  @ParameterizedTest(name = "{0}-char blocks")
+  @CsvSource({"1", "3", "4", "5", "8", "12", "15", "16", "20", "28", "31", "64", "100"})
+  void anyBlockLengthHashesEveryCharacter(int blockChars) {
+    PrefixHasher hasher = new PrefixHasher(blockChars, 1);
+    char[] base = "q".repeat(blockChars).toCharArray();
+    long plain = hasher.hash("m", new String(base))[0];
+    for (int i = 0; i < blockChars; i++) {
+      char[] t = base.clone();
+      t[i] = 'r';
+      assertThat(hasher.hash("m", new String(t))[0]).as("char %d", i).isNotEqualTo(plain);
+    }
+  }
+
+  @Test
   void aBlockLengthNotAMultipleOfFourHashesEveryCharacter() {
     PrefixHasher hasher = new PrefixHasher(7, 2);
     String t = "abcdefgABCDEFG";
