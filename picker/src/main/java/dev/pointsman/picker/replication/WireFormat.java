@@ -5,6 +5,7 @@ import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat.FieldType;
 import dev.pointsman.picker.flowcontrol.BudgetUse;
 import dev.pointsman.picker.scheduling.Decision;
+import dev.pointsman.picker.scheduling.InFlightTracker.AdapterLoad;
 import dev.pointsman.picker.scheduling.InFlightTracker.Load;
 import dev.pointsman.picker.scheduling.LoraState;
 import java.io.ByteArrayOutputStream;
@@ -34,7 +35,9 @@ import java.util.Map;
  * }
  * message EndpointLoad { string address = 1; sint64 pending_requests = 2; sint64 pending_tokens = 3;
  *   sint64 live_requests = 4; sint64 live_tokens = 5; sint64 prefill_requests = 6;
- *   sint64 prefill_tokens = 7; }
+ *   sint64 prefill_tokens = 7;
+ *   repeated AdapterLoad adapter = 8; }   // added within version 2: older readers skip it
+ * message AdapterLoad { string adapter = 1; sint32 live = 2; sint32 loading = 3; }
  * message Pick { string address = 1; repeated fixed64 blocks = 2; string adapter = 3;
  *   double uncached_tokens = 4; }
  * message Ttft { string address = 1; double analytic = 2; double base = 3; double adapter = 4;
@@ -287,6 +290,16 @@ final class WireFormat {
           out.writeSInt64(5, l.liveTokens());
           out.writeSInt64(6, l.prefillRequests());
           out.writeSInt64(7, l.prefillTokens());
+          for (Map.Entry<String, AdapterLoad> a : l.adapters().entrySet()) {
+            out.writeByteArray(
+                8,
+                bytes(
+                    o -> {
+                      o.writeString(1, a.getKey());
+                      o.writeSInt32(2, a.getValue().live());
+                      o.writeSInt32(3, a.getValue().loading());
+                    }));
+          }
         });
   }
 
@@ -324,6 +337,7 @@ final class WireFormat {
   private static void readLoad(CodedInputStream in, Map<String, Load> into) throws IOException {
     String address = null;
     long[] v = new long[7];
+    Map<String, AdapterLoad> adapters = new HashMap<>();
     int tag;
     while ((tag = in.readTag()) != 0) {
       int f = com.google.protobuf.WireFormat.getTagFieldNumber(tag);
@@ -331,13 +345,35 @@ final class WireFormat {
         address = in.readString();
       } else if (f >= 2 && f <= 7) {
         v[f - 1] = in.readSInt64();
+      } else if (f == 8) {
+        readAdapterLoad(CodedInputStream.newInstance(in.readByteArray()), adapters);
       } else {
         in.skipField(tag);
       }
     }
     into.put(
         required(address, "EndpointLoad.address"),
-        new Load((int) v[1], v[2], (int) v[3], v[4], (int) v[5], v[6]));
+        new Load((int) v[1], v[2], (int) v[3], v[4], (int) v[5], v[6], adapters));
+  }
+
+  private static void readAdapterLoad(CodedInputStream in, Map<String, AdapterLoad> into)
+      throws IOException {
+    String adapter = null;
+    int live = 0;
+    int loading = 0;
+    int tag;
+    while ((tag = in.readTag()) != 0) {
+      switch (com.google.protobuf.WireFormat.getTagFieldNumber(tag)) {
+        case 1 -> adapter = in.readString();
+        case 2 -> live = in.readSInt32();
+        case 3 -> loading = in.readSInt32();
+        default -> in.skipField(tag);
+      }
+    }
+    into.merge(
+        required(adapter, "AdapterLoad.adapter"),
+        new AdapterLoad(live, loading),
+        AdapterLoad::plus);
   }
 
   private static Update readPick(CodedInputStream in) throws IOException {

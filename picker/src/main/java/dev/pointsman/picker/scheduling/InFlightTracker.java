@@ -84,21 +84,48 @@ public final class InFlightTracker {
     return to;
   }
 
-  /** Adapters with requests the picker sent to {@code address} and that have not finished. */
+  /**
+   * Adapters with requests the picker sent to {@code address} and that have not finished: this
+   * replica's and those its peers last reported.
+   */
   public Set<String> liveAdapters(String address) {
+    Map<String, AdapterLoad> peer = peerAdapters(address);
     Counters c = byEndpoint.get(address);
+    Set<String> own;
     if (c == null) {
-      return Set.of();
+      own = Set.of();
+    } else {
+      synchronized (c) {
+        own = c.adapters.isEmpty() ? Set.of() : Set.copyOf(c.adapters.keySet());
+      }
     }
-    synchronized (c) {
-      return c.adapters.isEmpty() ? Set.of() : Set.copyOf(c.adapters.keySet());
+    if (peer.isEmpty()) {
+      return own;
     }
+    Set<String> all = new HashSet<>(own);
+    peer.forEach(
+        (adapter, a) -> {
+          if (a.live() > 0) {
+            all.add(adapter);
+          }
+        });
+    return all;
   }
 
-  /** Whether a pick that made {@code address} load {@code adapter} still awaits a first token. */
+  /**
+   * Whether a pick that made {@code address} load {@code adapter} still awaits a first token: one
+   * of this replica's, or one a peer last reported.
+   */
   public boolean loading(String address, String adapter) {
+    if (adapter == null) {
+      return false;
+    }
+    AdapterLoad peer = peerAdapters(address).get(adapter);
+    if (peer != null && peer.loading() > 0) {
+      return true;
+    }
     Counters c = byEndpoint.get(address);
-    if (c == null || adapter == null) {
+    if (c == null) {
       return false;
     }
     synchronized (c) {
@@ -107,15 +134,27 @@ public final class InFlightTracker {
     }
   }
 
-  /** Adapter loads the picker triggered on {@code address} and has not seen finish. */
+  /**
+   * Adapter loads the picker triggered on {@code address} and has not seen finish: this replica's
+   * and its peers'.
+   */
   public int loadsInProgress(String address) {
+    int peer = 0;
+    for (AdapterLoad a : peerAdapters(address).values()) {
+      peer += a.loading();
+    }
     Counters c = byEndpoint.get(address);
     if (c == null) {
-      return 0;
+      return peer;
     }
     synchronized (c) {
-      return c.loads;
+      return c.loads + peer;
     }
+  }
+
+  private Map<String, AdapterLoad> peerAdapters(String address) {
+    Load peer = peers.get(address);
+    return peer == null ? Map.of() : peer.adapters();
   }
 
   /**
@@ -136,7 +175,7 @@ public final class InFlightTracker {
    * reported ({@link #peerLoads}).
    */
   public Load load(String address) {
-    Load own = ownLoad(address);
+    Load own = ownLoad(address, false);
     Load peer = peers.get(address);
     return peer == null ? own : own.plus(peer);
   }
@@ -153,22 +192,36 @@ public final class InFlightTracker {
   public Map<String, Load> ownLoads() {
     Map<String, Load> out = new HashMap<>();
     for (String address : byEndpoint.keySet()) {
-      out.put(address, ownLoad(address));
+      out.put(address, ownLoad(address, true));
     }
     return out;
   }
 
-  /** The load this replica itself put on {@code address}, without its peers'. */
+  /**
+   * The load this replica itself put on {@code address}, without its peers', with its live
+   * adapters.
+   */
   public Load ownLoad(String address) {
+    return ownLoad(address, true);
+  }
+
+  /** {@code withAdapters} false: without them (a decision reads them through its own calls). */
+  private Load ownLoad(String address, boolean withAdapters) {
     Counters c = byEndpoint.get(address);
     if (c == null) {
       return Load.NONE;
     }
     int pendingRequests;
     long pendingTokens;
+    Map<String, AdapterLoad> adapters = Map.of();
     synchronized (c) {
       pendingRequests = c.pendingRequests;
       pendingTokens = c.pendingTokens;
+      if (withAdapters && !c.adapters.isEmpty()) {
+        Map<String, AdapterLoad> copy = new HashMap<>();
+        c.adapters.forEach((name, a) -> copy.put(name, new AdapterLoad(a[LIVE], a[LOADING])));
+        adapters = copy;
+      }
     }
     return new Load(
         pendingRequests,
@@ -176,7 +229,8 @@ public final class InFlightTracker {
         (int) c.liveRequests.get(),
         c.liveTokens.get(),
         (int) c.prefillRequests.get(),
-        c.prefillTokens.get());
+        c.prefillTokens.get(),
+        adapters);
   }
 
   /** Forgets endpoints that left every pool. */
@@ -207,6 +261,8 @@ public final class InFlightTracker {
    * @param liveTokens their prompt tokens
    * @param prefillRequests picked and still without a first token: queued or prefilling
    * @param prefillTokens their uncached prompt tokens: the prefill work the picker knows is ahead
+   * @param adapters per LoRA adapter with live requests among them: how many, and how many of those
+   *     made the endpoint load it and still await a first token (empty: none, or not asked for)
    */
   public record Load(
       int pendingRequests,
@@ -214,22 +270,66 @@ public final class InFlightTracker {
       int liveRequests,
       long liveTokens,
       int prefillRequests,
-      long prefillTokens) {
+      long prefillTokens,
+      Map<String, AdapterLoad> adapters) {
     public static final Load NONE = new Load(0, 0, 0, 0, 0, 0);
+
+    public Load {
+      adapters = Map.copyOf(adapters);
+    }
 
     public Load(int pendingRequests, long pendingTokens, int liveRequests, long liveTokens) {
       this(pendingRequests, pendingTokens, liveRequests, liveTokens, 0, 0);
     }
 
+    public Load(
+        int pendingRequests,
+        long pendingTokens,
+        int liveRequests,
+        long liveTokens,
+        int prefillRequests,
+        long prefillTokens) {
+      this(
+          pendingRequests,
+          pendingTokens,
+          liveRequests,
+          liveTokens,
+          prefillRequests,
+          prefillTokens,
+          Map.of());
+    }
+
     /** The sum of both loads. */
     public Load plus(Load o) {
+      Map<String, AdapterLoad> both;
+      if (o.adapters.isEmpty()) {
+        both = adapters;
+      } else if (adapters.isEmpty()) {
+        both = o.adapters;
+      } else {
+        both = new HashMap<>(adapters);
+        o.adapters.forEach((name, a) -> both.merge(name, a, AdapterLoad::plus));
+      }
       return new Load(
           pendingRequests + o.pendingRequests,
           pendingTokens + o.pendingTokens,
           liveRequests + o.liveRequests,
           liveTokens + o.liveTokens,
           prefillRequests + o.prefillRequests,
-          prefillTokens + o.prefillTokens);
+          prefillTokens + o.prefillTokens,
+          both);
+    }
+  }
+
+  /**
+   * One adapter's share of an endpoint's load.
+   *
+   * @param live requests for it that have not finished
+   * @param loading those among them that made the endpoint load it and await a first token
+   */
+  public record AdapterLoad(int live, int loading) {
+    public AdapterLoad plus(AdapterLoad o) {
+      return new AdapterLoad(live + o.live, loading + o.loading);
     }
   }
 

@@ -3,11 +3,13 @@ package dev.pointsman.picker.replication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.CodedInputStream;
 import dev.pointsman.picker.flowcontrol.Budget;
 import dev.pointsman.picker.flowcontrol.BudgetLevel;
 import dev.pointsman.picker.flowcontrol.BudgetUse;
 import dev.pointsman.picker.replication.WireFormat.WireException;
 import dev.pointsman.picker.scheduling.Decision;
+import dev.pointsman.picker.scheduling.InFlightTracker.AdapterLoad;
 import dev.pointsman.picker.scheduling.InFlightTracker.Load;
 import dev.pointsman.picker.scheduling.LoraState;
 import java.io.ByteArrayInputStream;
@@ -123,6 +125,47 @@ class WireFormatTest {
     for (byte[] m : whole) {
       assertThat(WireFormat.decode(m, 0, m.length).loadsDelta()).isFalse();
     }
+  }
+
+  @Test
+  void anEndpointsLiveAdaptersRoundTripAndAReaderWithoutThemSkipsThem() throws Exception {
+    Load withAdapters =
+        new Load(
+            1,
+            100,
+            3,
+            300,
+            2,
+            150,
+            Map.of("sql", new AdapterLoad(2, 1), "chat", new AdapterLoad(1, 0)));
+    Map<String, Load> loads = Map.of("10.0.0.1:8000", withAdapters);
+
+    byte[] m = WireFormat.encode(5, loads, List.of(), 60_000, new long[1]).get(0);
+
+    assertThat(WireFormat.decode(m, 0, m.length).loads()).isEqualTo(loads);
+    // the fields a reader of the earlier layout knows are intact around the new ones: read as
+    // that reader reads (field 8 skipped), the load is the same without its adapters
+    var in = CodedInputStream.newInstance(m);
+    Map<Integer, Long> known = new HashMap<>();
+    int tag;
+    while ((tag = in.readTag()) != 0) {
+      if (com.google.protobuf.WireFormat.getTagFieldNumber(tag) != 4) {
+        in.skipField(tag);
+        continue;
+      }
+      var load = CodedInputStream.newInstance(in.readByteArray());
+      int t;
+      while ((t = load.readTag()) != 0) {
+        int f = com.google.protobuf.WireFormat.getTagFieldNumber(t);
+        if (f >= 2 && f <= 7) {
+          known.put(f, load.readSInt64());
+        } else {
+          load.skipField(t);
+        }
+      }
+    }
+    assertThat(known)
+        .containsExactlyInAnyOrderEntriesOf(Map.of(2, 1L, 3, 100L, 4, 3L, 5, 300L, 6, 2L, 7, 150L));
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -33,6 +34,67 @@ class InFlightTrackerTest {
     assertThat(tracker.load(A)).isEqualTo(new InFlightTracker.Load(2, 150, 2, 150, 2, 150));
     assertThat(tracker.load(B)).isEqualTo(new InFlightTracker.Load(1, 7, 1, 7, 1, 7));
     assertThat(tracker.liveRequests()).isEqualTo(3);
+  }
+
+  @Test
+  void ownLoadsCarryTheLiveAdaptersAndTheLoadsTheyTriggered() {
+    InFlightTracker.Ticket sql = tracker.assign(A, 10, 10, "sql", true);
+    tracker.assign(A, 10, 10, "sql", false);
+    tracker.assign(A, 10, 10, null, false);
+
+    assertThat(tracker.ownLoads().get(A).adapters())
+        .isEqualTo(Map.of("sql", new InFlightTracker.AdapterLoad(2, 1)));
+    sql.firstToken();
+    assertThat(tracker.ownLoads().get(A).adapters())
+        .isEqualTo(Map.of("sql", new InFlightTracker.AdapterLoad(2, 0)));
+  }
+
+  @Test
+  void aPeersLiveAdaptersAndLoadsCountAsThisReplicasOwn() {
+    InFlightTracker peer = new InFlightTracker();
+    peer.assign(A, 10, 10, "sql", true);
+    peer.assign(A, 10, 10, "chat", false);
+    tracker.assign(A, 10, 10, "code", true);
+
+    tracker.peerLoads(peer.ownLoads());
+
+    assertThat(tracker.liveAdapters(A)).containsExactlyInAnyOrder("sql", "chat", "code");
+    assertThat(tracker.loading(A, "sql")).isTrue();
+    assertThat(tracker.loading(A, "chat")).isFalse();
+    assertThat(tracker.loadsInProgress(A)).isEqualTo(2);
+    assertThat(tracker.load(A).liveRequests()).isEqualTo(3);
+    // what it reports stays its own
+    assertThat(tracker.ownLoads().get(A).adapters()).containsOnlyKeys("code");
+
+    // the peer's requests end: its next report drops them
+    tracker.peerLoads(Map.of());
+    assertThat(tracker.liveAdapters(A)).containsExactly("code");
+    assertThat(tracker.loadsInProgress(A)).isEqualTo(1);
+  }
+
+  @Test
+  void twoPeersLoadsOfOneAdapterAddUp() {
+    InFlightTracker.Load a =
+        new InFlightTracker.Load(
+            0, 0, 1, 10, 1, 10, Map.of("sql", new InFlightTracker.AdapterLoad(1, 1)));
+    InFlightTracker.Load b =
+        new InFlightTracker.Load(
+            0,
+            0,
+            2,
+            20,
+            0,
+            0,
+            Map.of(
+                "sql", new InFlightTracker.AdapterLoad(1, 0),
+                "chat", new InFlightTracker.AdapterLoad(1, 0)));
+
+    assertThat(a.plus(b).adapters())
+        .isEqualTo(
+            Map.of(
+                "sql", new InFlightTracker.AdapterLoad(2, 1),
+                "chat", new InFlightTracker.AdapterLoad(1, 0)));
+    assertThat(a.plus(InFlightTracker.Load.NONE)).isEqualTo(a);
   }
 
   @Test

@@ -51,6 +51,25 @@ class LoraAffinityScorerTest {
   }
 
   @Test
+  void aPeerReplicasLiveAdaptersPinSlotsAndItsLoadsAreUnderWay() {
+    InFlightTracker own = new InFlightTracker();
+    InFlightTracker peer = new InFlightTracker();
+    AdapterHistory history = new AdapterHistory();
+    java.util.function.Supplier<CycleState> decision =
+        () -> new CycleState(0, new long[0], null, history, null, own, null, null);
+    var c = Fixtures.candidate("10.0.0.1:8000", Fixtures.lora(Set.of(), Set.of(), 2));
+    // the peer sent "a" and "b" there and they have not finished; the scrape shows neither yet
+    peer.assign("10.0.0.1:8000", 10, 10, "a", true);
+    peer.assign("10.0.0.1:8000", 10, 10, "b", false);
+    assertThat(LoraAffinityScorer.state(c, "z", decision.get())).isEqualTo(LoraState.COLD_LOAD);
+
+    own.peerLoads(peer.ownLoads()); // as its report arrives
+
+    assertThat(LoraAffinityScorer.state(c, "z", decision.get())).isEqualTo(LoraState.BLOCKED);
+    assertThat(LoraAffinityScorer.state(c, "a", decision.get())).isEqualTo(LoraState.LOADING);
+  }
+
+  @Test
   void adaptersThePickerSentAreResidentAndLoadingEvictingOrPinnedByWhatIsLive() {
     InFlightTracker inFlight = new InFlightTracker();
     AdapterHistory history = new AdapterHistory();
