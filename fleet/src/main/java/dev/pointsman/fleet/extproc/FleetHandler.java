@@ -134,7 +134,7 @@ public final class FleetHandler implements ExtProcHandler {
       return RouteVerdicts.reject(FlowRefusals.budget(tenant, admission.refusal()));
     }
     String region = config.region(head.header(config.regionHeader()));
-    long[] chain = HotPrefixes.chain(body.model(), body.promptPrefix());
+    long[] chain = HotPrefixes.chain(body.model(), body.prompt());
     Choice choice =
         chooser.choose(
             ClusterOptions.of(

@@ -10,9 +10,10 @@ import java.util.OptionalInt;
  *     does, rather than taken as absent)
  * @param stream the {@code stream} flag
  * @param includeUsage {@code stream_options.include_usage}
- * @param promptPrefix the first characters of the prompt text: instructions first, then message
- *     contents, prompts and inputs in order, segments joined by {@code '\n'}
- * @param promptChars the length of the whole prompt text of which {@code promptPrefix} is a prefix
+ * @param prompt the first characters of the prompt text: instructions first, then message contents,
+ *     prompts and inputs in order, segments joined by {@code '\n'} (as a String: {@link
+ *     #promptPrefix})
+ * @param promptChars the length of the whole prompt text of which {@code prompt} is a prefix
  * @param estimatedPromptTokens about {@code promptChars / 4} (at least 1 if there is any text) plus
  *     the exact count of token ids in token-array prompts
  * @param maxOutputTokens {@code max_completion_tokens}, {@code max_output_tokens} or (else) {@code
@@ -24,7 +25,7 @@ public record ParsedRequest(
     String model,
     boolean stream,
     boolean includeUsage,
-    String promptPrefix,
+    PromptChars prompt,
     long promptChars,
     int estimatedPromptTokens,
     OptionalInt maxOutputTokens,
@@ -45,7 +46,7 @@ public record ParsedRequest(
         model,
         stream,
         includeUsage,
-        promptPrefix,
+        PromptChars.of(promptPrefix),
         promptChars,
         estimatedPromptTokens,
         maxOutputTokens,
@@ -65,18 +66,19 @@ public record ParsedRequest(
     public static final ModelSpan NONE = new ModelSpan(-1, -1, -1);
   }
 
+  /** The prompt prefix as a String (a copy: routing reads {@link #prompt} in place). */
+  public String promptPrefix() {
+    return prompt.toString();
+  }
+
   public ParsedRequest {
-    Objects.requireNonNull(promptPrefix, "promptPrefix");
+    Objects.requireNonNull(prompt, "prompt");
     Objects.requireNonNull(maxOutputTokens, "maxOutputTokens");
     Objects.requireNonNull(kind, "kind");
     span = span == null ? ModelSpan.NONE : span;
-    if (promptChars < promptPrefix.length()) {
+    if (promptChars < prompt.length()) {
       throw new IllegalArgumentException(
-          "promptChars: "
-              + promptChars
-              + " (expected >= prefix length "
-              + promptPrefix.length()
-              + ")");
+          "promptChars: " + promptChars + " (expected >= prefix length " + prompt.length() + ")");
     }
     if (estimatedPromptTokens < 0) {
       throw new IllegalArgumentException(

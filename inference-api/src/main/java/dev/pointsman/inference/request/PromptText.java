@@ -63,9 +63,19 @@ final class PromptText extends Writer {
     return chars;
   }
 
-  /** The kept characters. */
+  /**
+   * The kept characters, read in place from now on (the result hands them over without a copy):
+   * nothing is written after. Room reserved for text that never came is given back first when it is
+   * most of the buffer.
+   */
   CharSequence kept() {
-    return kept == null ? "" : kept;
+    if (kept == null) {
+      return "";
+    }
+    if (kept.capacity() > 2L * kept.length() + 1_024) {
+      kept.trimToSize();
+    }
+    return kept;
   }
 
   @Override

@@ -118,7 +118,7 @@ final class RequestExtractor {
   ParsedRequest result(ApiKind kind) {
     boolean both = !instructions.isEmpty() && !prompt.isEmpty();
     long chars = instructions.chars() + prompt.chars() + (both ? 1 : 0);
-    String prefix = joinedPrefix(both);
+    PromptChars prefix = joinedPrefix(both);
     long tokens = (chars + 3) / 4 + fields.tokenIds;
     if (tokens == 0 && !(instructions.isEmpty() && prompt.isEmpty())) {
       tokens = 1;
@@ -135,15 +135,16 @@ final class RequestExtractor {
         new ParsedRequest.ModelSpan(fields.objectStart, fields.modelStart, fields.modelEnd));
   }
 
-  private String joinedPrefix(boolean both) {
+  private PromptChars joinedPrefix(boolean both) {
     if (!both) {
-      return (instructions.isEmpty() ? prompt.kept() : instructions.kept()).toString();
+      return PromptChars.of(instructions.isEmpty() ? prompt.kept() : instructions.kept());
     }
     StringBuilder joined =
         new StringBuilder(instructions.kept()).append('\n').append(prompt.kept());
-    return joined.length() > maxPrefixChars
-        ? joined.substring(0, maxPrefixChars)
-        : joined.toString();
+    if (joined.length() > maxPrefixChars) {
+      joined.setLength(maxPrefixChars);
+    }
+    return PromptChars.of(joined);
   }
 
   private void onRootToken(JsonToken token) {

@@ -36,7 +36,7 @@ public final class HfPromptTokenizer implements PromptTokenizer, AutoCloseable {
 
   @Override
   public int[] tokenize(SchedulingRequest request) {
-    String text = request.promptPrefix();
+    String text = request.promptPrefix().toString();
     if (text == null || text.isEmpty()) {
       return null;
     }

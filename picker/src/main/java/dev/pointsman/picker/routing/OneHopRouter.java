@@ -103,7 +103,7 @@ public final class OneHopRouter implements Routing {
         input.requestId(),
         resolution == null ? requested : resolution.canonicalModel(),
         resolution == null ? null : resolution.adapter(),
-        input.body().promptPrefix(),
+        input.body().prompt(),
         input.body().estimatedPromptTokens(),
         input.body().maxOutputTokens().orElse(-1),
         objectives.sheddable(input.objective()) || (resolution != null && resolution.sheddable()),

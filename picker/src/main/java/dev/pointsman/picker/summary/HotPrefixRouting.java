@@ -28,7 +28,7 @@ public final class HotPrefixRouting extends ForwardingRouting {
 
   private RouteOutcome noted(RouteInput input, RouteOutcome outcome) {
     if (outcome instanceof RouteOutcome.Routed r) {
-      hot.record(r.pool(), input.body().model(), input.body().promptPrefix());
+      hot.record(r.pool(), input.body().model(), input.body().prompt());
     }
     return outcome;
   }
