@@ -69,7 +69,8 @@ public record PrefixHasher(int blockChars, int maxBlocks) {
    * go to four lanes in turn (word k to lane k mod 4, each lane seeded apart from the others), so
    * the four chains of multiplies run side by side instead of one after another; the lanes are
    * summed, each rotated by its own amount so that equal lanes cannot cancel, and the sum goes
-   * through Murmur3's finalizer. Characters past the last whole word go to the first lane.
+   * through Murmur3's finalizer. Words past the last group of four, and characters past the last
+   * word, go to the first lane (never with the default 64-character blocks).
    */
   public long[] hash(String model, CharSequence text) {
     int blocks = Math.min(maxBlocks, text.length() / blockChars);
@@ -88,14 +89,8 @@ public record PrefixHasher(int blockChars, int maxBlocks) {
         x2 = fold(x2, word(text, i + 8));
         x3 = fold(x3, word(text, i + 12));
       }
-      int lane = 0;
-      for (; i + 4 <= end; i += 4, lane++) {
-        long w = word(text, i);
-        switch (lane) {
-          case 0 -> x0 = fold(x0, w);
-          case 1 -> x1 = fold(x1, w);
-          default -> x2 = fold(x2, w);
-        }
+      for (; i + 4 <= end; i += 4) {
+        x0 = fold(x0, word(text, i));
       }
       for (; i < end; i++) {
         x0 = fold(x0, text.charAt(i));

@@ -67,21 +67,7 @@ public final class PrefixIndex {
    * the first ({@link Forgetting#HEAD_FIRST}).
    */
   public void record(String address, long[] blocks) {
-    if (blocks.length == 0) {
-      return;
-    }
-    Lru lru = byEndpoint.computeIfAbsent(address, a -> new Lru(a, capacityPerEndpoint));
-    synchronized (lru) {
-      if (forgetting == Forgetting.TAIL_FIRST) {
-        for (int b = blocks.length - 1; b >= 0; b--) {
-          touch(lru, blocks[b]);
-        }
-      } else {
-        for (long block : blocks) {
-          touch(lru, block);
-        }
-      }
-    }
+    touchAll(address, blocks, forgetting == Forgetting.TAIL_FIRST);
   }
 
   /**
@@ -89,13 +75,24 @@ public final class PrefixIndex {
    * {@link #export} gives them): what a late or healed replica absorbs.
    */
   public void restore(String address, long[] leastRecentFirst) {
-    if (leastRecentFirst.length == 0) {
+    touchAll(address, leastRecentFirst, false);
+  }
+
+  /** Touches {@code blocks} on {@code address}'s LRU, in order or {@code lastFirst}. */
+  private void touchAll(String address, long[] blocks, boolean lastFirst) {
+    if (blocks.length == 0) {
       return;
     }
     Lru lru = byEndpoint.computeIfAbsent(address, a -> new Lru(a, capacityPerEndpoint));
     synchronized (lru) {
-      for (long block : leastRecentFirst) {
-        touch(lru, block);
+      if (lastFirst) {
+        for (int b = blocks.length - 1; b >= 0; b--) {
+          touch(lru, blocks[b]);
+        }
+      } else {
+        for (long block : blocks) {
+          touch(lru, block);
+        }
       }
     }
   }
