@@ -19,11 +19,11 @@ import java.util.SplittableRandom;
  * (the Helm chart ships two pickers). Each replica is a fresh instance with its own {@link
  * FleetView} (its own scrapes of every pod, on its own schedule) and so its own in-flight tracker,
  * prefix index and learned models. Without sharing they share nothing else; with it ({@code
- * production.sharing}) the picker's own replicas ({@code pointsman} and custom picker policies)
- * share picks, observed latencies and in-flight work as the picker's replication does, in virtual
- * time ({@link Sharing}). The baselines never share: they ship no replication. {@link
- * EnvoyBalancer} decides which replica routes each request, and that replica alone hears of the
- * request's response.
+ * production.sharing}) the picker's own replicas ({@code pointsman}, {@code pointsman-kv-events}
+ * and custom picker policies) share picks, observed latencies and in-flight work as the picker's
+ * replication does, in virtual time ({@link Sharing}). The baselines never share: they ship no
+ * replication. {@link EnvoyBalancer} decides which replica routes each request, and that replica
+ * alone hears of the request's response.
  *
  * <p>What a replica hears, and when, is what the gateway sees of the response: the first byte of a
  * streamed response comes with its first token; a non-streamed response has nothing to send until
@@ -85,14 +85,16 @@ public final class Gateway implements RoutingPolicy {
     }
     EnvoyBalancer balancerOfStreams = new EnvoyBalancer(envoys, views.size(), balancer);
     boolean picker =
-        (policy.equals("pointsman") || custom.containsKey(policy))
-            && instances.stream().allMatch(SchedulerPolicy.class::isInstance);
+        (policy.equals("pointsman")
+                || policy.equals(PreciseIndexPolicy.NAME)
+                || custom.containsKey(policy))
+            && instances.stream().allMatch(r -> productionScheduler(r) != null);
     if (!share || !picker || views.size() < 2) {
       return new Gateway(instances, balancerOfStreams);
     }
     List<Scheduler> schedulers = new ArrayList<>();
     for (RoutingPolicy r : instances) {
-      schedulers.add(((SchedulerPolicy) r).scheduler());
+      schedulers.add(productionScheduler(r));
     }
     FleetView clock = views.get(0);
     return new Gateway(
@@ -184,11 +186,26 @@ public final class Gateway implements RoutingPolicy {
    * @throws IllegalStateException when the policy is not run by the production scheduler
    */
   public Scheduler scheduler(int i) {
-    if (replicas.get(i) instanceof SchedulerPolicy s) {
-      return s.scheduler();
+    Scheduler s = productionScheduler(replicas.get(i));
+    if (s != null) {
+      return s;
     }
     throw new IllegalStateException(
         "policy " + name + ": no production scheduler (expected pointsman or a picker policy)");
+  }
+
+  /**
+   * The production scheduler behind a replica of the picker's own policies ({@code pointsman},
+   * {@code pointsman-kv-events}, custom picker policies); null for a baseline.
+   */
+  private static Scheduler productionScheduler(RoutingPolicy r) {
+    if (r instanceof SchedulerPolicy s) {
+      return s.scheduler();
+    }
+    if (r instanceof PreciseIndexPolicy p) {
+      return p.scheduler();
+    }
+    return null;
   }
 
   /** Replica {@code i}, for tests. */

@@ -6,6 +6,7 @@ import dev.pointsman.picker.kvevents.KvBlockIndex;
 import dev.pointsman.picker.kvevents.KvEventsSettings;
 import dev.pointsman.picker.scheduling.Plugins;
 import dev.pointsman.picker.scheduling.PolicyConfig;
+import dev.pointsman.picker.scheduling.Scheduler;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
 import java.util.random.RandomGenerator;
 
@@ -38,6 +39,15 @@ final class PreciseIndexPolicy implements RoutingPolicy {
     fleet.publishKvEvents(index);
     EnginePrefix precise = new EnginePrefix(index, this::tokenize);
     production.scheduler().usePrecisePrefix(pool -> precise);
+  }
+
+  /**
+   * The production scheduler behind it: with {@code production.sharing} its replicas share
+   * in-flight work, picks and learned models as the picker's replication does (each replica's
+   * precise index is filled by every engine's events, so it needs no sharing).
+   */
+  Scheduler scheduler() {
+    return production.scheduler();
   }
 
   /** The precise index the engines' events fill, for tests. */

@@ -21,8 +21,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class GatewayTest {
+  private VirtualCluster cluster;
 
   @Test
   void envoySendsEachStreamToTheLessBusyOfTwoDrawnPickers() {
@@ -46,14 +49,7 @@ class GatewayTest {
 
   @Test
   void eachReplicaKeepsItsOwnStateAndHearsOnlyOfItsOwnRequests() {
-    EngineConfig h100 = EngineConfig.of("p0", "base", GpuProfiles.builtIn().get("H100-80"));
-    List<EngineConfig> configs = List.of(h100, EngineConfig.of("p1", "base", h100.gpu()));
-    VirtualCluster cluster = new VirtualCluster(configs, EngineListener.NONE);
-    ClientRequests clients = new ClientRequests("base", Set.of(), TextMix.defaults());
-    List<FleetView> views = new ArrayList<>();
-    for (int k = 0; k < 2; k++) {
-      views.add(new FleetView(configs, cluster, null, clients));
-    }
+    List<FleetView> views = twoReplicasOfTwoPods();
     Gateway replicas =
         Gateway.create(
             "pointsman", views, new SplittableRandom(1), new SplittableRandom(2), Map.of(), 2);
@@ -90,25 +86,26 @@ class GatewayTest {
     }
   }
 
-  @Test
-  void sharedReplicasSeeEachOthersPicksOneBatchAndTheWireLater() {
-    EngineConfig h100 = EngineConfig.of("p0", "base", GpuProfiles.builtIn().get("H100-80"));
-    List<EngineConfig> configs = List.of(h100, EngineConfig.of("p1", "base", h100.gpu()));
-    VirtualCluster cluster = new VirtualCluster(configs, EngineListener.NONE);
-    ClientRequests clients = new ClientRequests("base", Set.of(), TextMix.defaults());
-    List<FleetView> views = new ArrayList<>();
-    for (int k = 0; k < 2; k++) {
-      views.add(new FleetView(configs, cluster, null, clients));
-    }
+  // a picker with kvEvents scoring (pointsman-kv-events) replicates its in-flight work and
+  // learning as any picker does; only its prefix index comes from the engines instead
+  @ParameterizedTest
+  @ValueSource(strings = {"pointsman", PreciseIndexPolicy.NAME})
+  void sharedReplicasSeeEachOthersPicksOneBatchAndTheWireLater(String policy) {
+    List<FleetView> views = twoReplicasOfTwoPods();
+    assertThat(
+            Gateway.create(
+                    policy,
+                    views,
+                    new SplittableRandom(1),
+                    new SplittableRandom(2),
+                    Map.of(),
+                    2,
+                    false)
+                .shares())
+        .isFalse();
     Gateway shared =
         Gateway.create(
-            "pointsman",
-            views,
-            new SplittableRandom(1),
-            new SplittableRandom(2),
-            Map.of(),
-            2,
-            true);
+            policy, views, new SplittableRandom(1), new SplittableRandom(2), Map.of(), 2, true);
     assertThat(shared.shares()).isTrue();
     cluster.runUntil(10);
     BenchRequest r =
@@ -144,9 +141,25 @@ class GatewayTest {
         .isFalse();
   }
 
+  /**
+   * Two replicas' views of one cluster of two H100 pods ({@link #cluster}), each with its own
+   * scrapes.
+   */
+  private List<FleetView> twoReplicasOfTwoPods() {
+    EngineConfig h100 = EngineConfig.of("p0", "base", GpuProfiles.builtIn().get("H100-80"));
+    List<EngineConfig> configs = List.of(h100, EngineConfig.of("p1", "base", h100.gpu()));
+    cluster = new VirtualCluster(configs, EngineListener.NONE);
+    ClientRequests clients = new ClientRequests("base", Set.of(), TextMix.defaults());
+    List<FleetView> views = new ArrayList<>();
+    for (int k = 0; k < 2; k++) {
+      views.add(new FleetView(configs, cluster, null, clients));
+    }
+    return views;
+  }
+
   /** Requests live on any pod in replica {@code k}'s tracker: its own, or with its peers'. */
   private static int live(Gateway g, int k, boolean withPeers) {
-    InFlightTracker t = ((SchedulerPolicy) g.replica(k)).scheduler().inFlight();
+    InFlightTracker t = g.scheduler(k).inFlight();
     int n = 0;
     for (int pod = 0; pod < 2; pod++) {
       String a = FleetView.address(pod);
@@ -157,8 +170,7 @@ class GatewayTest {
 
   /** The endpoints replica {@code k} has learned queued prefill for. */
   private static Set<String> queued(Gateway g, int k) {
-    Set<String> out =
-        new HashSet<>(((SchedulerPolicy) g.replica(k)).scheduler().queuedWork().export().keySet());
+    Set<String> out = new HashSet<>(g.scheduler(k).queuedWork().export().keySet());
     out.remove(QueuedWork.POOL);
     return out;
   }
