@@ -1,5 +1,6 @@
 package dev.pointsman.bench;
 
+import dev.pointsman.bench.extproc.ExtProcLoad;
 import dev.pointsman.inference.request.ApiKind;
 import dev.pointsman.inference.request.BodyAccumulator;
 import dev.pointsman.inference.request.ParsedRequest;
@@ -28,12 +29,23 @@ public class BodyParseBenchmark {
   @Param({"4096", "262144", "4194304"})
   public int bodyBytes;
 
+  /**
+   * {@code chat}: a multi-turn chat whose text has escapes and characters past U+00FF (the kept
+   * prompt is two bytes a character from its first message on); {@code ascii}: one long user
+   * message of plain ASCII, as the data-path harness sends ({@code ExtProcLoad.body}).
+   */
+  @Param({"chat"})
+  public String text;
+
   private final RequestParser parser = RequestParser.withDefaults();
   private byte[] body;
 
   @Setup
   public void setUp() {
-    body = chatBody(bodyBytes).getBytes(StandardCharsets.UTF_8);
+    body =
+        text.equals("ascii")
+            ? ExtProcLoad.body(bodyBytes)
+            : chatBody(bodyBytes).getBytes(StandardCharsets.UTF_8);
   }
 
   @Benchmark

@@ -37,6 +37,9 @@ public final class DataPathAB {
     FIGURES.put("cpu_us", "process CPU per request (µs)");
     FIGURES.put("cpu_nojit_us", "process CPU less JIT compilation per request (µs)");
     FIGURES.put("cpu_nopods_us", "process CPU less the stand-in pods' threads per request (µs)");
+    FIGURES.put(
+        "scrape_cpu_us",
+        "the picker's scraper per request (µs; a cost per second, not per request)");
     FIGURES.put("exec_cpu_us", "gRPC executor CPU per request (µs)");
     FIGURES.put("alloc_kb", "allocation per request (KB)");
     FIGURES.put("alloc_nopods_kb", "allocation less the stand-in pods' threads per request (KB)");

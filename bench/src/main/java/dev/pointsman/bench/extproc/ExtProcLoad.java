@@ -171,7 +171,8 @@ public final class ExtProcLoad {
     return String.format(
         Locale.ROOT,
         "ab-result target=%s requests=%d errors=%d achieved=%.1f p50_ms=%.4f p99_ms=%.4f"
-            + " cpu_us=%.2f cpu_nojit_us=%.2f cpu_nopods_us=%.2f exec_cpu_us=%.2f alloc_kb=%.3f"
+            + " cpu_us=%.2f cpu_nojit_us=%.2f cpu_nopods_us=%.2f scrape_cpu_us=%.2f exec_cpu_us=%.2f"
+            + " alloc_kb=%.3f"
             + " alloc_nopods_kb=%.3f exec_alloc_kb=%.3f young_gcs=%d"
             + " young_pause_ms=%d max_pause_ms=%.3f warmup_s=%d settled=%d compile_ms=%d",
         target,
@@ -187,6 +188,7 @@ public final class ExtProcLoad {
         (a.processCpuNanos() - b.processCpuNanos() - (a.podsCpuNanos() - b.podsCpuNanos()))
             / n
             / 1e3,
+        (a.scrapeCpuNanos() - b.scrapeCpuNanos()) / n / 1e3,
         (a.executorCpuNanos() - b.executorCpuNanos()) / n / 1e3,
         (a.allocatedBytes() - b.allocatedBytes()) / n / 1e3,
         (a.allocatedBytes()
@@ -459,7 +461,7 @@ public final class ExtProcLoad {
   }
 
   /** A chat body of about {@code bytes} bytes, with a long shared system prompt. */
-  static byte[] body(int bytes) {
+  public static byte[] body(int bytes) {
     StringBuilder user = new StringBuilder();
     while (user.length() < Math.max(0, bytes - 200)) {
       user.append("The quick brown fox jumps over the lazy dog, number ")

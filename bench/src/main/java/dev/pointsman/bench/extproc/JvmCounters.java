@@ -25,6 +25,12 @@ final class JvmCounters {
   /** The stand-in pods' threads: the {@link ExpositionServer}'s event loop. Never the picker's. */
   static final Pattern POD_THREAD = Pattern.compile(Pattern.quote(ExpositionServer.THREAD_NAME));
 
+  /**
+   * The picker's scraper: its event loop ({@code ScrapeHttp}) and its scheduler. Its CPU is per
+   * second (every endpoint every interval), not per request.
+   */
+  static final Pattern SCRAPE_THREAD = Pattern.compile("pointsman-scrape(-\\d+)?");
+
   private final com.sun.management.OperatingSystemMXBean os =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
   private final com.sun.management.ThreadMXBean threads =
@@ -61,6 +67,7 @@ final class JvmCounters {
       long executorAllocatedBytes,
       long podsCpuNanos,
       long podsAllocatedBytes,
+      long scrapeCpuNanos,
       long youngGcs,
       long youngGcMillis,
       long compileMillis) {}
@@ -70,6 +77,7 @@ final class JvmCounters {
     long executorAlloc = 0;
     long podsCpu = 0;
     long podsAlloc = 0;
+    long scrapeCpu = 0;
     for (var info : threads.getThreadInfo(threads.getAllThreadIds())) {
       if (info == null) {
         continue;
@@ -80,6 +88,8 @@ final class JvmCounters {
       } else if (POD_THREAD.matcher(info.getThreadName()).matches()) {
         podsCpu += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
         podsAlloc += Math.max(0, threads.getThreadAllocatedBytes(info.getThreadId()));
+      } else if (SCRAPE_THREAD.matcher(info.getThreadName()).matches()) {
+        scrapeCpu += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
       }
     }
     long gcs = 0;
@@ -97,6 +107,7 @@ final class JvmCounters {
         executorAlloc,
         podsCpu,
         podsAlloc,
+        scrapeCpu,
         gcs,
         gcMillis,
         compileMillis());

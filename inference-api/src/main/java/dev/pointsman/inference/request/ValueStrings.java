@@ -171,7 +171,8 @@ final class ValueStrings {
         int n = run - i;
         if (left > 0) {
           int k = Math.min(n, left);
-          putAscii(bytes, i, k);
+          flush(text); // what was decoded before the run goes first
+          text.putAscii(bytes, i, k);
           left -= k;
         }
         units += n;
@@ -198,22 +199,6 @@ final class ValueStrings {
       i += length;
     }
     return i;
-  }
-
-  /** Decodes {@code k} ASCII bytes from {@code from}. */
-  private void putAscii(byte[] bytes, int from, int k) {
-    while (k > 0) {
-      if (decodedLength == decoded.length) {
-        flush(text);
-      }
-      int n = Math.min(k, decoded.length - decodedLength);
-      for (int j = 0; j < n; j++) {
-        decoded[decodedLength + j] = (char) bytes[from + j];
-      }
-      decodedLength += n;
-      from += n;
-      k -= n;
-    }
   }
 
   private void putCodePoint(byte[] bytes, int i, int length) {

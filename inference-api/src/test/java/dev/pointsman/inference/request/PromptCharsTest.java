@@ -2,6 +2,7 @@ package dev.pointsman.inference.request;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -24,6 +25,41 @@ class PromptCharsTest {
     assertThat(a).isNotEqualTo(PromptChars.of("héllo"));
     assertThat(PromptChars.of("")).isSameAs(PromptChars.EMPTY);
     assertThat(PromptChars.of(a)).isSameAs(a);
+  }
+
+  @Test
+  void readByIndexAndRangeInEitherWidth() {
+    for (String t : new String[] {"plain ascii text", "café \u00ff ñ x", "a ’ 世界 🙂 z"}) {
+      PromptChars p = PromptChars.of(t);
+      for (int i = 0; i < t.length(); i++) {
+        assertThat(p.charAt(i)).isEqualTo(t.charAt(i));
+      }
+      assertThatThrownBy(() -> p.charAt(t.length())).isInstanceOf(IndexOutOfBoundsException.class);
+      assertThatThrownBy(() -> p.charAt(-1)).isInstanceOf(IndexOutOfBoundsException.class);
+      assertThat(p.subSequence(2, 7)).hasToString(t.substring(2, 7));
+      assertThat(p).isEqualTo(PromptChars.of(new StringBuilder(t))).hasToString(t);
+    }
+  }
+
+  @Test
+  void aPromptTurningWideMidwayKeepsWhatCameBefore() {
+    // ASCII is kept a byte a character until the first character past U+00FF; from there on,
+    // two bytes each, with everything before carried over, across segments and the bound
+    PromptText text = new PromptText(40);
+    byte[] ascii = "0123456789abcdefghij".getBytes(UTF_8);
+    text.beginSegment();
+    text.putAscii(ascii, 0, 10);
+    text.write("é".toCharArray(), 0, 1);
+    text.beginSegment();
+    text.putAscii(ascii, 10, 5);
+    text.write("世界".toCharArray(), 0, 2);
+    text.putAscii(ascii, 0, Math.min(20, text.room()));
+    text.write("never kept", 0, 10);
+
+    String expected = "0123456789é\nabcde世界" + "0123456789abcdefghij" + "n";
+    assertThat(text.kept()).hasToString(expected).isEqualTo(PromptChars.of(expected));
+    assertThat(text.kept().hashCode()).isEqualTo(expected.hashCode());
+    assertThat(text.room()).isZero();
   }
 
   @Test

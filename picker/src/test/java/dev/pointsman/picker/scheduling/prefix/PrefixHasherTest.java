@@ -3,6 +3,7 @@ package dev.pointsman.picker.scheduling.prefix;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pointsman.inference.request.PromptChars;
 import dev.pointsman.picker.scheduling.Fixtures;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -19,6 +20,17 @@ class PrefixHasherTest {
   @Test
   void sameTextAndModelGiveSameHashes() {
     assertThat(hasher.hash("m", text)).containsExactly(hasher.hash("m", new StringBuilder(text)));
+  }
+
+  @Test
+  void theParsedPromptHashesAsItsStringInEitherWidth() {
+    // the parser's kept prompt holds a byte a character while every character is Latin-1 and
+    // two from the first one past it: either way the hashes are the String's
+    String latin1 = text + "café ñ" + "\u00ff".repeat(70);
+    String wide = text + "curly ’ quotes, 世界 and 🙂 " + "x".repeat(130);
+    for (String t : new String[] {text, latin1, wide}) {
+      assertThat(hasher.hash("m", PromptChars.of(t))).containsExactly(hasher.hash("m", t));
+    }
   }
 
   @Test
