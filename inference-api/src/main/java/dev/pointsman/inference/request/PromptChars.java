@@ -26,7 +26,7 @@ public final class PromptChars implements CharSequence {
     this.length = length;
   }
 
-  /** A copy of {@code chars}. */
+  /** {@code chars} as prompt characters: itself when it is one already, a copy otherwise. */
   public static PromptChars of(CharSequence chars) {
     Objects.requireNonNull(chars, "chars");
     if (chars instanceof PromptChars p) {

@@ -34,7 +34,12 @@ final class ValueStrings {
   private PromptText text;
   private final byte[] escape = new byte[6];
   private int escapeLength;
-  private final char[] decoded = new char[512];
+
+  /**
+   * Escapes and characters past ASCII, decoded before they go to the text; made when first needed.
+   */
+  private char[] decoded;
+
   private int decodedLength;
   private long takenBytes;
   private long units;
@@ -242,7 +247,9 @@ final class ValueStrings {
   }
 
   private void put(char c) {
-    if (decodedLength == decoded.length) {
+    if (decoded == null) {
+      decoded = new char[512]; // a prompt of plain ASCII never needs it
+    } else if (decodedLength == decoded.length) {
       flush(text);
     }
     decoded[decodedLength++] = c;
