@@ -24,8 +24,8 @@ import java.util.Map;
  * end. On a shared machine the ratios are the figures of record: both targets see the same
  * neighbours.
  *
- * <p>Usage: {@code DataPathAB [--heap 1g] [--warmup-max S] BODY_BYTES RATE SECONDS [ROUNDS]}
- * (rounds default to 5).
+ * <p>Usage: {@code DataPathAB [--heap 1g] [--warmup-max S] [--concurrency N [--hold-ms H]]
+ * BODY_BYTES RATE SECONDS [ROUNDS]} (rounds default to 5).
  */
 public final class DataPathAB {
   /** The figures compared, as the child's {@code ab-result} keys, with their headings. */
@@ -59,18 +59,20 @@ public final class DataPathAB {
     String heap = "1g";
     String warmupMax = "60";
     String concurrency = "0";
+    String hold = "0";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--heap" -> heap = args[++i];
         case "--warmup-max" -> warmupMax = args[++i];
         case "--concurrency" -> concurrency = args[++i];
+        case "--hold-ms" -> hold = args[++i];
         default -> positional.add(args[i]);
       }
     }
     if (positional.size() < 3) {
       throw new IllegalArgumentException(
-          "usage: DataPathAB [--heap 1g] [--warmup-max S] [--concurrency N] BODY_BYTES RATE"
-              + " SECONDS [ROUNDS]");
+          "usage: DataPathAB [--heap 1g] [--warmup-max S] [--concurrency N [--hold-ms H]]"
+              + " BODY_BYTES RATE SECONDS [ROUNDS]");
     }
     int body = Integer.parseInt(positional.get(0));
     int rate = Integer.parseInt(positional.get(1));
@@ -82,7 +84,11 @@ public final class DataPathAB {
         "data path A/B: body %d B, %s, %d s measured, %d rounds, heap %s; load average at"
             + " start %s%n",
         body,
-        concurrency.equals("0") ? rate + " req/s" : concurrency + " concurrent streams",
+        concurrency.equals("0")
+            ? rate + " req/s"
+            : concurrency
+                + " concurrent streams"
+                + (hold.equals("0") ? "" : ", each request held " + hold + " ms"),
         seconds,
         rounds,
         heap,
@@ -97,7 +103,16 @@ public final class DataPathAB {
                 target,
                 heap,
                 warmupMax,
-                List.of("--concurrency", concurrency, "" + rate, "" + seconds, "" + body));
+                concurrency.equals("0")
+                    ? List.of("" + rate, "" + seconds, "" + body)
+                    : List.of(
+                        "--concurrency",
+                        concurrency,
+                        "--hold-ms",
+                        hold,
+                        "" + rate,
+                        "" + seconds,
+                        "" + body));
         Map<String, Double> r = runChild(command, target + " r" + (round + 1));
         results.get(target).add(r);
       }

@@ -25,7 +25,6 @@ import java.util.Locale;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -38,12 +37,14 @@ import java.util.function.LongConsumer;
  * A loopback load run of the picker's ext_proc service, playing Envoy's FULL_DUPLEX_STREAMED side
  * over a real TLS socket at a fixed request rate (open loop), or with a fixed number of streams
  * each starting its next request when the last one ends ({@code --concurrency N}, closed loop: many
- * long prompts at once, as GIE#2928 reports them). The added latency of one request is the time
- * from sending its last request-body chunk to receiving the last echoed chunk: how long Envoy holds
- * the request because of the picker (parse, decide, echo).
+ * long prompts at once, as GIE#2928 reports them), or {@code --hold-ms H} after it ends: the time a
+ * model server holds the request before its user sends the next, so that N concurrent users send
+ * about N / H requests a second instead of saturating the picker. The added latency of one request
+ * is the time from sending its last request-body chunk to receiving the last echoed chunk: how long
+ * Envoy holds the request because of the picker (parse, decide, echo).
  *
  * <p>Usage: {@code ExtProcLoad [--target picker|echo] [--machine] [--warmup-min S] [--warmup-max S]
- * [--concurrency N] RATE SECONDS BODY_BYTES [ENDPOINTS]} (RATE is ignored with {@code
+ * [--concurrency N [--hold-ms H]] RATE SECONDS BODY_BYTES [ENDPOINTS]} (RATE is ignored with {@code
  * --concurrency}). {@code --target echo} loads the {@link EchoExtProc} baseline instead of the
  * picker, on the same server. The warm-up runs in one-second slices until the JIT has settled (see
  * {@link #warmUp}). {@code --machine} adds one {@code ab-result} line of key=value figures per
@@ -84,7 +85,8 @@ public final class ExtProcLoad {
       boolean machine,
       int warmupMinSeconds,
       int warmupMaxSeconds,
-      int concurrency) {
+      int concurrency,
+      int holdMillis) {
     static Options parse(String[] args) {
       List<String> positional = new ArrayList<>();
       String target = "picker";
@@ -92,6 +94,7 @@ public final class ExtProcLoad {
       int warmMin = -1;
       int warmMax = 60;
       int concurrency = 0;
+      int hold = 0;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--target" -> target = args[++i];
@@ -99,16 +102,22 @@ public final class ExtProcLoad {
           case "--warmup-min" -> warmMin = Integer.parseInt(args[++i]);
           case "--warmup-max" -> warmMax = Integer.parseInt(args[++i]);
           case "--concurrency" -> concurrency = Integer.parseInt(args[++i]);
+          case "--hold-ms" -> hold = Integer.parseInt(args[++i]);
           default -> positional.add(args[i]);
         }
       }
       if (!target.equals("picker") && !target.equals("echo")) {
         throw new IllegalArgumentException("--target " + target + " (expected picker or echo)");
       }
+      if (hold < 0 || hold > 0 && concurrency <= 0) {
+        throw new IllegalArgumentException(
+            "--hold-ms " + hold + " (expected >= 0, and only with --concurrency N)");
+      }
       if (positional.size() < 3) {
         throw new IllegalArgumentException(
             "usage: ExtProcLoad [--target picker|echo] [--machine] [--warmup-min S]"
-                + " [--warmup-max S] [--concurrency N] RATE SECONDS BODY_BYTES [ENDPOINTS]");
+                + " [--warmup-max S] [--concurrency N [--hold-ms H]] RATE SECONDS BODY_BYTES"
+                + " [ENDPOINTS]");
       }
       int seconds = Integer.parseInt(positional.get(1));
       return new Options(
@@ -120,7 +129,8 @@ public final class ExtProcLoad {
           machine,
           warmMin >= 0 ? warmMin : Math.max(5, seconds / 2),
           warmMax,
-          concurrency);
+          concurrency,
+          hold);
     }
   }
 
@@ -284,7 +294,7 @@ public final class ExtProcLoad {
       ManagedChannel channel, byte[] body, Options o, int seconds, String label)
       throws InterruptedException {
     return o.concurrency() > 0
-        ? closedLoop(channel, body, o.concurrency(), seconds, label)
+        ? closedLoop(channel, body, o.concurrency(), o.holdMillis(), seconds, label)
         : openLoop(channel, body, o.rate(), seconds, label);
   }
 
@@ -328,20 +338,28 @@ public final class ExtProcLoad {
   }
 
   /**
-   * {@code concurrency} streams, each starting its next request as soon as its last one ended,
-   * until {@code seconds} have passed; requests still running then finish and count.
+   * {@code concurrency} streams, each starting its next request {@code holdMillis} after its last
+   * one ended (at once with 0), until {@code seconds} have passed; requests still running then
+   * finish and count. With a hold the streams start spread evenly over it, as users who have been
+   * at it for a while are.
    */
   private static Result closedLoop(
-      ManagedChannel channel, byte[] body, int concurrency, int seconds, String label)
+      ManagedChannel channel,
+      byte[] body,
+      int concurrency,
+      int holdMillis,
+      int seconds,
+      String label)
       throws InterruptedException {
     Queue<Long> latencies = new ConcurrentLinkedQueue<>();
     AtomicInteger errors = new AtomicInteger();
     CountDownLatch streams = new CountDownLatch(concurrency);
-    ExecutorService starter = Executors.newSingleThreadExecutor();
+    ScheduledExecutorService starter = Executors.newSingleThreadScheduledExecutor();
     long start = System.nanoTime();
     long end = start + seconds * 1_000_000_000L;
+    long holdNanos = TimeUnit.MILLISECONDS.toNanos(holdMillis);
     for (int w = 0; w < concurrency; w++) {
-      starter.execute(
+      Runnable stream =
           new Runnable() {
             @Override
             public void run() {
@@ -358,10 +376,20 @@ public final class ExtProcLoad {
                     if (ns < 0) {
                       errors.incrementAndGet();
                     }
-                    starter.execute(next);
+                    if (System.nanoTime() + holdNanos >= end) {
+                      streams.countDown(); // its next request would start after the window
+                    } else {
+                      starter.schedule(next, holdNanos, TimeUnit.NANOSECONDS);
+                    }
                   });
             }
-          });
+          };
+      long delay = holdNanos * w / concurrency;
+      if (start + delay >= end) {
+        streams.countDown();
+      } else {
+        starter.schedule(stream, delay, TimeUnit.NANOSECONDS);
+      }
     }
     streams.await(seconds + 60L, TimeUnit.SECONDS);
     double wall = (System.nanoTime() - start) / 1e9;
@@ -369,7 +397,7 @@ public final class ExtProcLoad {
     long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
     return new Result(
         label,
-        concurrency + " concurrent",
+        concurrency + " concurrent" + (holdMillis > 0 ? ", each held " + holdMillis + " ms" : ""),
         body.length,
         sorted.length,
         sorted.length / wall,
