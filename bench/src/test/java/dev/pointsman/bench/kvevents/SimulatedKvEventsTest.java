@@ -40,9 +40,55 @@ class SimulatedKvEventsTest {
 
   @Test
   void thePreciseIndexEqualsTheSimulatedCacheAfterARunWithEvictions() throws Exception {
-    EngineOptions events = new EngineOptions(null, null, null, null, null, 0, 0);
+    run(
+        new EngineOptions(null, null, null, null, null, 0, 0, null),
+        (fleet, index, address) -> {
+          long[] cached = sorted(fleet.cachedBlockHashes(0));
+          assertThat(cached.length).isGreaterThan(100);
+          until(
+              "the index holds the cache",
+              () -> Arrays.equals(index.engineHashes(address), cached),
+              () -> difference(index.engineHashes(address), cached));
+        });
+  }
+
+  @Test
+  void withOffloadingTheIndexHoldsBothTiersAndTheCpuTiersTokenlessStoresFindTheirKeys()
+      throws Exception {
+    // 8 GiB of CPU tier: 65,536 tokens of llama-3-8b, 4,096 blocks, more than the L4's GPU cache
+    run(
+        new EngineOptions(null, null, null, null, null, 0, 0, 8.0),
+        (fleet, index, address) -> {
+          long[] gpu = fleet.cachedBlockHashes(0);
+          long[] cpu = fleet.offloadedBlockHashes(0);
+          assertThat(cpu.length).isEqualTo(4_096).isGreaterThan(gpu.length);
+          long[] either =
+              sorted(
+                  LongStream.concat(LongStream.of(gpu), LongStream.of(cpu)).distinct().toArray());
+          until(
+              "the index holds both tiers",
+              () -> Arrays.equals(index.engineHashes(address), either),
+              () -> difference(index.engineHashes(address), either));
+          // blocks the GPU evicted that the CPU tier keeps are still held
+          Set<Long> onGpu = LongStream.of(gpu).boxed().collect(Collectors.toSet());
+          assertThat(LongStream.of(cpu).filter(h -> !onGpu.contains(h)).count()).isPositive();
+        });
+  }
+
+  /**
+   * What the test checks once the run is over: the fleet, the picker's index, the pod's address.
+   */
+  private interface Check {
+    void check(Fleet fleet, KvBlockIndex index, String address) throws Exception;
+  }
+
+  /**
+   * Runs 40 distinct long prompts, more blocks than the pod's GPU cache holds and a few sharing a
+   * prefix, through one simulated L4 pod whose events the picker's subscribers follow.
+   */
+  private static void run(EngineOptions options, Check check) throws Exception {
     PodConfig pod =
-        new PodConfig("l4-a", "L4", null, null, 0, null, null, null, null, null, events, null);
+        new PodConfig("l4-a", "L4", null, null, 0, null, null, null, null, null, options, null);
     AtomicLong removed = new AtomicLong();
     AtomicLong orphans = new AtomicLong();
     KvEventsObserver counting =
@@ -69,9 +115,7 @@ class SimulatedKvEventsTest {
                   Map.of(
                       KvEventsSettings.PORT_LABEL, String.valueOf(ports[0]),
                       KvEventsSettings.REPLAY_PORT_LABEL, String.valueOf(ports[1])))));
-      KvBlockIndex index = subscribers.index();
 
-      // when: distinct long prompts, more blocks than the cache holds, a few sharing a prefix
       HttpClient http = HttpClient.newHttpClient();
       List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
       for (int i = 0; i < 40; i++) {
@@ -93,17 +137,17 @@ class SimulatedKvEventsTest {
         assertThat(c.join().statusCode()).isEqualTo(200);
       }
 
-      // then
-      long[] cached = fleet.cachedBlockHashes(0);
-      Arrays.sort(cached);
-      assertThat(cached.length).isGreaterThan(100);
-      until(
-          "the index holds the cache",
-          () -> Arrays.equals(index.engineHashes(address), cached),
-          () -> difference(index.engineHashes(address), cached) + ", orphans " + orphans.get());
+      check.check(fleet, subscribers.index(), address);
       assertThat(removed.get()).as("evictions seen").isPositive();
-      assertThat(index.blockSize(address)).isEqualTo(16);
+      assertThat(orphans.get()).as("orphans").isZero();
+      assertThat(subscribers.index().blockSize(address)).isEqualTo(16);
     }
+  }
+
+  private static long[] sorted(long[] hashes) {
+    long[] out = hashes.clone();
+    Arrays.sort(out);
+    return out;
   }
 
   private static String difference(long[] held, long[] cached) {

@@ -537,7 +537,7 @@ public final class PickerApp implements AutoCloseable {
           tokenizers.add(hf);
           tokenizer = hf;
         }
-        byPool.put(p.name(), new EnginePrefix(index, tokenizer));
+        byPool.put(p.name(), new EnginePrefix(index, tokenizer, s.offloadedCredit()));
       }
     }
     return byPool::get;

@@ -17,11 +17,15 @@ import java.util.function.ToIntFunction;
  * request's token ids find it. Each endpoint maps the engine's hash of a block to that key, to
  * follow parents and evictions.
  *
- * <p>Bounded: at most {@code maxBlocksPerEndpoint} engine blocks per endpoint, plus a quarter of
- * that of recently evicted ones' keys (under 250 bytes per block in all, so the default 65,536
- * blocks cost under 16 MiB per endpoint); past it the oldest stored block is forgotten and counted
- * as an overflow (an engine never holds more blocks than its cache, so an overflow means missed
- * evictions or a bound set below the cache).
+ * <p>Two tiers: the blocks in an engine's GPU memory, and those it offloaded to CPU memory ({@code
+ * medium: CPU}, vLLM's offloading connector, whose stores name the blocks' engine hashes without
+ * their tokens), which it loads back rather than computes. Other media are ignored.
+ *
+ * <p>Bounded: at most {@code maxBlocksPerEndpoint} engine blocks per endpoint (on either tier),
+ * plus a quarter of that of recently evicted ones' keys (under 250 bytes per block in all, so the
+ * default 65,536 blocks cost under 16 MiB per endpoint); past it the oldest stored block is
+ * forgotten and counted as an overflow (an engine never holds more blocks than its cache, so an
+ * overflow means missed evictions or a bound set below the cache).
  *
  * <p>Thread-safe: one writer per endpoint (its subscriber) under that endpoint's lock, membership
  * changes under the same lock; {@link #match} locks the holders' stripes only. Block keys and
@@ -31,6 +35,7 @@ public final class KvBlockIndex {
 
   private final int maxBlocksPerEndpoint;
   private final BlockHolders holders = new BlockHolders();
+  private final BlockHolders offloadedHolders = new BlockHolders();
   private final ConcurrentHashMap<String, Held> byEndpoint = new ConcurrentHashMap<>();
 
   public KvBlockIndex(int maxBlocksPerEndpoint) {
@@ -54,12 +59,12 @@ public final class KvBlockIndex {
         switch (e) {
           case KvEvent.BlockStored s -> store(address, held, s, counts);
           case KvEvent.BlockRemoved r -> {
-            if (!r.onGpu()) {
+            if (!r.onGpu() && !r.onCpu()) {
               counts[4]++;
               continue;
             }
             for (long h : r.hashesShared()) {
-              if (remove(address, held, h)) {
+              if (remove(address, held, h, r.onGpu())) {
                 counts[1]++;
               }
             }
@@ -71,71 +76,117 @@ public final class KvBlockIndex {
     return new Applied(counts[0], counts[1], counts[2], counts[3], counts[4]);
   }
 
+  /**
+   * Stores a chain of blocks on the GPU or the CPU tier. A block is keyed by its parent's key and
+   * its token ids; a store without token ids (the offloading connector's CPU stores) takes the key
+   * of the block the endpoint already holds or recently evicted under the same engine hash, and is
+   * an orphan otherwise.
+   */
   private void store(String address, Held held, KvEvent.BlockStored s, int[] counts) {
-    if (!s.onGpu()) {
+    boolean gpu = s.onGpu();
+    if (!gpu && !s.onCpu()) {
       counts[4]++;
       return;
     }
-    long parentKey;
-    if (s.parentHash() == null) {
-      parentKey = TokenBlockHasher.seed(s.adapter());
-    } else {
-      long parentHash = s.parentHash();
-      Entry parent = held.byHash.get(parentHash);
-      if (parent != null) {
-        parentKey = parent.key;
-      } else if (held.evicted.containsKey(parentHash)) {
-        parentKey = held.evicted.get(parentHash);
+    int[] tokens = s.tokensShared();
+    boolean tokenless = tokens.length < s.hashCount() * s.blockSize();
+    long parentKey = 0;
+    if (!tokenless) {
+      if (s.parentHash() == null) {
+        parentKey = TokenBlockHasher.seed(s.adapter());
+      } else {
+        long parentHash = s.parentHash();
+        Entry parent = held.byHash.get(parentHash);
+        if (parent != null) {
+          parentKey = parent.key;
+        } else if (held.evicted.containsKey(parentHash)) {
+          parentKey = held.evicted.get(parentHash);
+        } else {
+          counts[2]++;
+          return;
+        }
+      }
+      held.blockSize = s.blockSize();
+    }
+    for (int i = 0; i < s.hashCount(); i++) {
+      long hash = s.hash(i);
+      Entry e = held.byHash.get(hash);
+      long key;
+      if (e != null) {
+        key = e.key;
+      } else if (!tokenless) {
+        key = TokenBlockHasher.next(parentKey, tokens, i * s.blockSize(), (i + 1) * s.blockSize());
+      } else if (held.evicted.containsKey(hash)) {
+        key = held.evicted.get(hash);
       } else {
         counts[2]++;
-        return;
-      }
-    }
-    held.blockSize = s.blockSize();
-    int[] tokens = s.tokensShared();
-    for (int i = 0; i < s.hashCount(); i++) {
-      long key =
-          TokenBlockHasher.next(parentKey, tokens, i * s.blockSize(), (i + 1) * s.blockSize());
-      Entry e = held.byHash.get(s.hash(i));
-      if (e != null) {
-        e.refs++;
-      } else {
-        held.byHash.put(s.hash(i), new Entry(key));
-        held.evicted.remove(s.hash(i));
-        if (held.keyRefs.addTo(key, 1) == 0) {
-          holders.add(key, held.self);
-        }
-        counts[0]++;
-        if (held.byHash.size() > maxBlocksPerEndpoint) {
-          release(address, held, held.byHash.removeFirst().key);
-          counts[3]++;
-        }
+        continue;
       }
       parentKey = key;
+      if (e == null) {
+        e = new Entry(key);
+        held.byHash.put(hash, e);
+        held.evicted.remove(hash);
+      }
+      if (gpu ? e.refs++ == 0 : !e.offloaded) {
+        if (!gpu) {
+          e.offloaded = true;
+        }
+        hold(held, gpu, key);
+        counts[0]++;
+      }
+      if (held.byHash.size() > maxBlocksPerEndpoint) {
+        drop(address, held, held.byHash.removeFirst());
+        counts[3]++;
+      }
     }
   }
 
-  private boolean remove(String address, Held held, long hash) {
+  /** Removes {@code hash} from the GPU or the CPU tier; false when that tier did not hold it. */
+  private boolean remove(String address, Held held, long hash, boolean gpu) {
     Entry e = held.byHash.get(hash);
-    if (e == null) {
+    if (e == null || (gpu ? e.refs == 0 : !e.offloaded)) {
       return false;
     }
-    if (--e.refs > 0) {
-      return true;
+    if (gpu) {
+      if (--e.refs > 0) {
+        return true;
+      }
+    } else {
+      e.offloaded = false;
     }
-    held.byHash.remove(hash);
-    held.evicted.put(hash, e.key);
-    if (held.evicted.size() > held.evictedBound) {
-      held.evicted.removeFirstLong();
+    release(address, held, gpu, e.key);
+    if (e.refs == 0 && !e.offloaded) {
+      held.byHash.remove(hash);
+      held.evicted.put(hash, e.key);
+      if (held.evicted.size() > held.evictedBound) {
+        held.evicted.removeFirstLong();
+      }
     }
-    release(address, held, e.key);
     return true;
   }
 
-  private void release(String address, Held held, long key) {
-    if (held.keyRefs.addTo(key, -1) <= 1) {
-      held.keyRefs.remove(key);
-      holders.remove(key, address);
+  private void hold(Held held, boolean gpu, long key) {
+    if ((gpu ? held.keyRefs : held.offloadedKeyRefs).addTo(key, 1) == 0) {
+      (gpu ? holders : offloadedHolders).add(key, held.self);
+    }
+  }
+
+  private void release(String address, Held held, boolean gpu, long key) {
+    Long2IntOpenHashMap refs = gpu ? held.keyRefs : held.offloadedKeyRefs;
+    if (refs.addTo(key, -1) <= 1) {
+      refs.remove(key);
+      (gpu ? holders : offloadedHolders).remove(key, address);
+    }
+  }
+
+  /** Forgets an entry pushed out by the bound, on whichever tiers held it. */
+  private void drop(String address, Held held, Entry e) {
+    if (e.refs > 0) {
+      release(address, held, true, e.key);
+    }
+    if (e.offloaded) {
+      release(address, held, false, e.key);
     }
   }
 
@@ -144,7 +195,12 @@ public final class KvBlockIndex {
     while (keys.hasNext()) {
       holders.remove(keys.nextLong(), address);
     }
+    keys = held.offloadedKeyRefs.keySet().iterator();
+    while (keys.hasNext()) {
+      offloadedHolders.remove(keys.nextLong(), address);
+    }
     held.keyRefs.clear();
+    held.offloadedKeyRefs.clear();
     held.byHash.clear();
     held.evicted.clear();
   }
@@ -193,6 +249,40 @@ public final class KvBlockIndex {
     return matched;
   }
 
+  /**
+   * For each candidate, the number of blocks of {@code keys} after its {@code matched} GPU run that
+   * its engine holds in a row in CPU memory (offloaded): what the engine would load instead of
+   * computing.
+   *
+   * @param matched each candidate's leading GPU blocks, from {@link #match}
+   */
+  public int[] matchOffloaded(long[] keys, int[] matched, ToIntFunction<String> indexOf) {
+    int[] end = matched.clone();
+    int from = keys.length;
+    for (int m : matched) {
+      from = Math.min(from, m);
+    }
+    for (int b = from; b < keys.length; b++) {
+      for (String h : offloadedHolders.of(keys[b])) {
+        int i = indexOf.applyAsInt(h);
+        if (i >= 0 && end[i] == b) {
+          end[i] = b + 1;
+        }
+      }
+      boolean going = false;
+      for (int e : end) {
+        going |= e > b;
+      }
+      if (!going) {
+        break;
+      }
+    }
+    for (int i = 0; i < end.length; i++) {
+      end[i] -= matched[i];
+    }
+    return end;
+  }
+
   /** The block size {@code address}'s engine reported last, or 0 before any block. */
   public int blockSize(String address) {
     Held held = byEndpoint.get(address);
@@ -236,6 +326,7 @@ public final class KvBlockIndex {
   private static final class Held {
     final Long2ObjectLinkedOpenHashMap<Entry> byHash = new Long2ObjectLinkedOpenHashMap<>();
     final Long2IntOpenHashMap keyRefs = new Long2IntOpenHashMap();
+    final Long2IntOpenHashMap offloadedKeyRefs = new Long2IntOpenHashMap();
     final Long2LongLinkedOpenHashMap evicted = new Long2LongLinkedOpenHashMap();
     final int evictedBound;
     final String[] self;
@@ -247,9 +338,13 @@ public final class KvBlockIndex {
     }
   }
 
+  /**
+   * A block an endpoint holds: {@code refs} GPU stores not yet removed, and the CPU tier's copy.
+   */
   private static final class Entry {
     final long key;
-    int refs = 1;
+    int refs;
+    boolean offloaded;
 
     Entry(long key) {
       this.key = key;

@@ -11,8 +11,14 @@ import java.util.Objects;
  */
 public sealed interface KvEvent {
 
-  /** The medium of blocks in GPU memory, the only one the prefix index keeps. */
+  /** The medium of blocks in GPU memory. */
   String GPU = "GPU";
+
+  /**
+   * The medium of blocks an engine offloaded to CPU memory (vLLM's offloading connector), which it
+   * loads back instead of computing them.
+   */
+  String CPU = "CPU";
 
   /**
    * Full blocks were stored, a chain: block {@code i}'s parent is block {@code i-1}, block 0's is
@@ -20,7 +26,9 @@ public sealed interface KvEvent {
    *
    * @param hashes the engine's hashes of the blocks
    * @param parentHash the engine hash of the first block's parent, or null for a prefix's first
-   * @param tokenIds the blocks' tokens, {@code hashes.length * blockSize} of them
+   * @param tokenIds the blocks' tokens, {@code hashes.length * blockSize} of them; none for a store
+   *     off the GPU (vLLM's offloading connector names the blocks it copied to CPU memory by their
+   *     hashes only)
    * @param blockSize tokens per block
    * @param adapter the LoRA adapter's name ({@code lora_name}), or null
    * @param medium where the blocks are ({@code GPU}, {@code CPU}, ...), null meaning GPU
@@ -34,7 +42,8 @@ public sealed interface KvEvent {
       if (blockSize < 1) {
         throw new IllegalArgumentException("block_size: " + blockSize + " (expected >= 1)");
       }
-      if ((long) hashes.length * blockSize != tokenIds.length) {
+      boolean tokenless = tokenIds.length == 0 && medium != null && !medium.equals(GPU);
+      if ((long) hashes.length * blockSize != tokenIds.length && !tokenless) {
         throw new IllegalArgumentException(
             "token_ids: "
                 + tokenIds.length
@@ -68,6 +77,10 @@ public sealed interface KvEvent {
 
     boolean onGpu() {
       return medium == null || medium.equals(GPU);
+    }
+
+    boolean onCpu() {
+      return CPU.equals(medium);
     }
 
     @Override
@@ -114,6 +127,10 @@ public sealed interface KvEvent {
 
     boolean onGpu() {
       return medium == null || medium.equals(GPU);
+    }
+
+    boolean onCpu() {
+      return CPU.equals(medium);
     }
 
     @Override

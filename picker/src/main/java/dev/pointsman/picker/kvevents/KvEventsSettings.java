@@ -20,6 +20,10 @@ import dev.pointsman.picker.scheduling.Endpoint;
  *     known; default false (the approximate text index)
  * @param tokenizer the model's {@code tokenizer.json}, to know requests' token ids; null: none,
  *     every request is matched by the approximate index
+ * @param offloadedCredit what a prompt block an engine holds in CPU memory (offloaded, {@code
+ *     medium: CPU}) is worth against one in GPU memory, 0–1: the share of its prefill the load
+ *     saves; default {@value #DEFAULT_OFFLOADED_CREDIT}, the CPU tier's weight in llm-d's KV-cache
+ *     indexer (Dynamo's router credits host-memory hits 0.75)
  */
 public record KvEventsSettings(
     Boolean enabled,
@@ -29,11 +33,13 @@ public record KvEventsSettings(
     Integer replayTimeoutMillis,
     Integer maxBlocksPerEndpoint,
     Boolean scoring,
-    String tokenizer) {
+    String tokenizer,
+    Double offloadedCredit) {
 
   public static final int DEFAULT_PORT = 5557;
   public static final int DEFAULT_REPLAY_PORT = 5558;
   public static final int DEFAULT_MAX_BLOCKS = 65_536;
+  public static final double DEFAULT_OFFLOADED_CREDIT = 0.8;
 
   /** The endpoint label that overrides {@link #port} for one endpoint. */
   public static final String PORT_LABEL = "pointsman.dev/kv-events-port";
@@ -43,7 +49,7 @@ public record KvEventsSettings(
 
   /** Events off. */
   public static final KvEventsSettings OFF =
-      new KvEventsSettings(false, null, null, null, null, null, null, null);
+      new KvEventsSettings(false, null, null, null, null, null, null, null, null);
 
   public KvEventsSettings {
     enabled = enabled != null && enabled;
@@ -53,6 +59,11 @@ public record KvEventsSettings(
     replayTimeoutMillis = replayTimeoutMillis == null ? 2000 : replayTimeoutMillis;
     maxBlocksPerEndpoint = maxBlocksPerEndpoint == null ? DEFAULT_MAX_BLOCKS : maxBlocksPerEndpoint;
     scoring = scoring != null && scoring;
+    offloadedCredit = offloadedCredit == null ? DEFAULT_OFFLOADED_CREDIT : offloadedCredit;
+    if (!(offloadedCredit >= 0 && offloadedCredit <= 1)) {
+      throw new IllegalArgumentException(
+          "kvEvents.offloadedCredit: " + offloadedCredit + " (expected 0..1)");
+    }
     checkPort("kvEvents.port", port, 1);
     checkPort("kvEvents.replayPort", replayPort, 0);
     if (replayTimeoutMillis < 1 || replayTimeoutMillis > 60_000) {
@@ -71,7 +82,7 @@ public record KvEventsSettings(
 
   /** Events on with vLLM's ports, on {@code port} and {@code replayPort}. */
   public static KvEventsSettings on(int port, int replayPort) {
-    return new KvEventsSettings(true, port, replayPort, null, null, null, null, null);
+    return new KvEventsSettings(true, port, replayPort, null, null, null, null, null, null);
   }
 
   /** The PUB URL of {@code endpoint}: its host, the pool's port unless its label says another. */

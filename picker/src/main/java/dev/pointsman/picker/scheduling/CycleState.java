@@ -20,6 +20,8 @@ public final class CycleState {
   private final AdapterLoadModel adapterLoads;
   private final LatencyModel tpotModel;
   private int[] prefixMatches;
+  private int[] offloadedMatches;
+  private double offloadedCredit;
   private int prefixTotal = -1;
   private int prefixBlockTokens = TOKENS_PER_BLOCK;
   private boolean promptContinues;
@@ -183,10 +185,13 @@ public final class CycleState {
       return 0;
     }
     int total = prefixTotal >= 0 ? prefixTotal : promptBlocks.length;
-    if (promptContinues && total > 0 && prefixMatches[i] >= total) {
-      return promptTokens;
+    int offloaded = offloadedMatches == null ? 0 : offloadedMatches[i];
+    double gpu = Math.min(promptTokens, (double) prefixMatches[i] * prefixBlockTokens);
+    if (promptContinues && total > 0 && prefixMatches[i] + offloaded >= total) {
+      return offloaded == 0 ? promptTokens : gpu + offloadedCredit * (promptTokens - gpu);
     }
-    return Math.min(promptTokens, (double) prefixMatches[i] * prefixBlockTokens);
+    double cpu = Math.min(promptTokens - gpu, (double) offloaded * prefixBlockTokens);
+    return gpu + offloadedCredit * cpu;
   }
 
   /** Whether the prompt goes on past the blocks hashed (it reached the hasher's bound). */
@@ -217,9 +222,16 @@ public final class CycleState {
     this.prefixMatches = matches;
   }
 
-  /** Matches from the engines' own events, in their blocks, in place of the approximate ones. */
-  void precisePrefixMatches(int[] matches, int promptBlocks, int blockTokens) {
+  /**
+   * Matches from the engines' own events, in their blocks, in place of the approximate ones: {@code
+   * matches} in GPU memory, then {@code offloaded} more in CPU memory, each of those worth {@code
+   * credit} of a GPU hit (in {@link #cachedTokens} and {@link #prefixHitFraction}).
+   */
+  void precisePrefixMatches(
+      int[] matches, int[] offloaded, double credit, int promptBlocks, int blockTokens) {
     this.prefixMatches = matches;
+    this.offloadedMatches = offloaded;
+    this.offloadedCredit = credit;
     this.prefixTotal = promptBlocks;
     this.prefixBlockTokens = blockTokens;
   }
@@ -230,6 +242,7 @@ public final class CycleState {
     if (prefixMatches == null || total == 0) {
       return 0.0;
     }
-    return (double) prefixMatches[i] / total;
+    int offloaded = offloadedMatches == null ? 0 : offloadedMatches[i];
+    return Math.min(1.0, (prefixMatches[i] + offloadedCredit * offloaded) / total);
   }
 }

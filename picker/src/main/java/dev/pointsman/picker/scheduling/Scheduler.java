@@ -270,7 +270,12 @@ public final class Scheduler {
     PrecisePrefix precise = precisePrefix.apply(candidates.get(0).state().endpoint().pool());
     PrecisePrefix.Match exact = precise == null ? null : precise.match(request, candidates);
     if (exact != null) {
-      state.precisePrefixMatches(exact.blocks(), exact.promptBlocks(), exact.blockSize());
+      state.precisePrefixMatches(
+          exact.blocks(),
+          exact.offloaded(),
+          exact.offloadedCredit(),
+          exact.promptBlocks(),
+          exact.blockSize());
     }
     return pick(request, candidates, state, policy, random);
   }

@@ -79,7 +79,7 @@ class PickerConfigTest {
             .get(0)
             .kvEvents();
     assertThat(on)
-        .isEqualTo(new KvEventsSettings(true, 5557, 5558, "kv", 2000, 65_536, false, null));
+        .isEqualTo(new KvEventsSettings(true, 5557, 5558, "kv", 2000, 65_536, false, null, 0.8));
     assertThatThrownBy(
             () ->
                 PickerConfig.parse(

@@ -73,15 +73,77 @@ class KvBlockIndexTest {
     assertThat(index.size("a:1")).isZero();
   }
 
+  private int[] offloaded(int[] tokens) {
+    long[] keys = TokenBlockHasher.hash(null, tokens, 4, 100);
+    return index.matchOffloaded(keys, index.match(keys, a -> AB.indexOf(a), 2), AB::indexOf);
+  }
+
+  /** A CPU-tier store as vLLM's offloading connector publishes it: hashes, no token ids. */
+  private static BlockStored offloadedTo(long... hashes) {
+    return new BlockStored(hashes, null, new int[0], 4, null, "CPU");
+  }
+
   @Test
-  void blocksOffTheGpuAreIgnored() {
-    KvBlockIndex.Applied applied =
+  void blocksOffloadedToCpuMemoryMatchAfterTheGpuRunAndOutliveTheirGpuCopy() {
+    // a computed three blocks and offloaded them; then the GPU evicted the last two
+    index.apply("a:1", List.of(stored(new long[] {1, 2, 3}, null, 0, 3), offloadedTo(1, 2, 3)));
+    index.apply("a:1", List.of(new BlockRemoved(new long[] {2, 3}, "GPU")));
+
+    assertThat(match(PROMPT)).containsExactly(1, 0);
+    assertThat(offloaded(PROMPT)).containsExactly(2, 0);
+    assertThat(index.engineHashes("a:1")).containsExactly(1, 2, 3);
+
+    // the CPU tier drops the middle block: what follows it can no longer be loaded in a row
+    index.apply("a:1", List.of(new BlockRemoved(new long[] {2}, "CPU")));
+    assertThat(offloaded(PROMPT)).containsExactly(0, 0);
+    assertThat(index.engineHashes("a:1")).containsExactly(1, 3);
+    // and the GPU loads block 2 back and stores it: it matches on the GPU again
+    index.apply("a:1", List.of(stored(new long[] {2}, 1L, 4, 1)));
+    assertThat(match(PROMPT)).containsExactly(2, 0);
+    assertThat(offloaded(PROMPT)).containsExactly(1, 0);
+  }
+
+  @Test
+  void aCpuStoreOfABlockNeverSeenIsAnOrphanAndOtherMediaAreIgnored() {
+    KvBlockIndex.Applied orphan = index.apply("a:1", List.of(offloadedTo(9)));
+    KvBlockIndex.Applied disk =
         index.apply(
             "a:1",
-            List.of(new BlockStored(new long[] {1}, null, new int[] {1, 2, 3, 4}, 4, null, "CPU")));
+            List.of(
+                new BlockStored(new long[] {1}, null, new int[] {1, 2, 3, 4}, 4, null, "DISK")));
 
-    assertThat(applied.ignored()).isEqualTo(1);
+    assertThat(orphan.orphans()).isEqualTo(1);
+    assertThat(disk.ignored()).isEqualTo(1);
+    assertThat(index.size("a:1")).isZero();
+  }
+
+  @Test
+  void aBlockEvictedFromTheGpuBeforeItsCpuStoreArrivedIsStillKeyed() {
+    index.apply("a:1", List.of(stored(new long[] {1, 2}, null, 0, 2)));
+    index.apply("a:1", List.of(new BlockRemoved(new long[] {1, 2}, "GPU")));
+
+    index.apply("a:1", List.of(offloadedTo(1, 2)));
+
     assertThat(match(PROMPT)).containsExactly(0, 0);
+    assertThat(offloaded(PROMPT)).containsExactly(2, 0);
+  }
+
+  @Test
+  void theBoundAndAClearForgetBothTiers() {
+    KvBlockIndex small = new KvBlockIndex(2);
+    small.apply("a:1", List.of(stored(new long[] {1, 2}, null, 0, 2), offloadedTo(1, 2)));
+    small.apply("a:1", List.of(stored(new long[] {3}, 2L, 8, 1)));
+    long[] keys = TokenBlockHasher.hash(null, PROMPT, 4, 100);
+
+    // block 1 went, on both tiers: nothing leads any more
+    assertThat(small.match(keys, AB::indexOf, 2)).containsExactly(0, 0);
+    assertThat(small.matchOffloaded(keys, new int[] {0, 0}, AB::indexOf)).containsExactly(0, 0);
+    assertThat(small.distinctBlocks()).isEqualTo(2);
+
+    index.apply("b:1", List.of(stored(new long[] {1, 2}, null, 0, 2), offloadedTo(1, 2)));
+    index.apply("b:1", List.of(new AllBlocksCleared()));
+    assertThat(offloaded(PROMPT)).containsExactly(0, 0);
+    assertThat(index.size("b:1")).isZero();
   }
 
   @Test

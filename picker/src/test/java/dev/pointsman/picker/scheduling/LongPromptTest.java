@@ -1,6 +1,7 @@
 package dev.pointsman.picker.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.pointsman.inference.request.ParserLimits;
 import dev.pointsman.inference.request.RequestParser;
@@ -116,10 +117,28 @@ class LongPromptTest {
   void engineMatchesOfEveryBlockOfAPromptThatGoesOnCountTheTailToo() {
     CycleState state = Fixtures.cycle(new long[] {1, 2}, new int[] {0, 0});
     state.promptContinues(true);
-    state.precisePrefixMatches(new int[] {10, 9}, 10, 32);
+    state.precisePrefixMatches(new int[] {10, 9}, new int[2], 0.8, 10, 32);
 
     assertThat(state.cachedTokens(0, 5_000)).isEqualTo(5_000);
     assertThat(state.cachedTokens(1, 5_000)).isEqualTo(9 * 32);
+  }
+
+  @Test
+  void blocksAnEngineOffloadedToCpuMemoryCountAtTheirCredit() {
+    CycleState state = Fixtures.cycle(new long[] {1, 2}, new int[] {0, 0, 0});
+    // candidate 0 holds 4 blocks on the GPU; candidate 1 holds 1 there and 3 more in CPU memory;
+    // candidate 2 holds 4 in CPU memory only
+    state.precisePrefixMatches(new int[] {4, 1, 0}, new int[] {0, 3, 4}, 0.75, 10, 32);
+
+    assertThat(state.cachedTokens(0, 320)).isEqualTo(128);
+    assertThat(state.cachedTokens(1, 320)).isEqualTo(32 + 0.75 * 96);
+    assertThat(state.cachedTokens(2, 320)).isEqualTo(0.75 * 128);
+    assertThat(state.prefixHitFraction(1)).isCloseTo((1 + 0.75 * 3) / 10, within(1e-12));
+    // a prompt that goes on past its hashed blocks, all held: the rest is where the last block is
+    state.promptContinues(true);
+    state.precisePrefixMatches(new int[] {10, 2, 0}, new int[] {0, 8, 0}, 0.75, 10, 32);
+    assertThat(state.cachedTokens(0, 5_000)).isEqualTo(5_000);
+    assertThat(state.cachedTokens(1, 5_000)).isEqualTo(64 + 0.75 * (5_000 - 64));
   }
 
   @Test

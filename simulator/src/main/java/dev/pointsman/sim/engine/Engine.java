@@ -137,6 +137,22 @@ public final class Engine {
   }
 
   /**
+   * How many of {@code r}'s prompt tokens, after those {@link #cachedPromptTokens} counts, the CPU
+   * tier holds in a row, in whole blocks: what admission would load rather than compute; 0 without
+   * offloading. Nothing changes.
+   */
+  public int offloadedPromptTokens(SimRequest r) {
+    Seq probe = new Seq(r, promptBlockHashes(r), now, -1);
+    int hits = sched.kv.cachedPrefixBlocks(probe);
+    return sched.kv.offloadedBlocks(probe, hits) * config.gpu().blockSize();
+  }
+
+  /** Blocks in the KV cache's CPU tier now; 0 without offloading. */
+  public int offloadedBlocks() {
+    return sched.kv.offloaded();
+  }
+
+  /**
    * The content hashes of {@code r}'s full prompt blocks as this engine hashes them (its model, the
    * request's adapter, its block size): the blocks its prefix cache and KV events name.
    */
@@ -240,6 +256,11 @@ public final class Engine {
   /** Content hashes of the blocks in the prefix cache now. */
   public long[] cachedBlockHashes() {
     return sched.kv.cachedHashes();
+  }
+
+  /** Content hashes of the blocks in the KV cache's CPU tier now; none without offloading. */
+  public long[] offloadedBlockHashes() {
+    return sched.kv.offloadedHashes();
   }
 
   /** Whether the engine takes requests now (false while it restarts). */

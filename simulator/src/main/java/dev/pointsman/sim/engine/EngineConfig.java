@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param loraColdLoadMs time to load an adapter from disk
  * @param apiOverheadMs time from arrival at the server to the engine queue
  * @param prefixCaching whether automatic prefix caching is on
+ * @param offload the KV cache's CPU tier, {@link KvOffload#NONE} for none
  */
 public record EngineConfig(
     String name,
@@ -24,7 +25,8 @@ public record EngineConfig(
     double loraLoadMs,
     double loraColdLoadMs,
     double apiOverheadMs,
-    boolean prefixCaching) {
+    boolean prefixCaching,
+    KvOffload offload) {
 
   /** Default adapter load time from the CPU cache. */
   public static final double DEFAULT_LORA_LOAD_MS = 250;
@@ -38,6 +40,7 @@ public record EngineConfig(
   /** Validates every field. */
   public EngineConfig {
     Objects.requireNonNull(gpu, "gpu");
+    Objects.requireNonNull(offload, "offload");
     if (name == null || name.isBlank()) {
       throw new IllegalArgumentException("name: '" + name + "' (expected a non-blank name)");
     }
@@ -75,7 +78,8 @@ public record EngineConfig(
         DEFAULT_LORA_LOAD_MS,
         DEFAULT_LORA_COLD_LOAD_MS,
         DEFAULT_API_OVERHEAD_MS,
-        true);
+        true,
+        KvOffload.NONE);
   }
 
   /** A copy with other LoRA slot counts. */
@@ -89,18 +93,52 @@ public record EngineConfig(
         loraLoadMs,
         loraColdLoadMs,
         apiOverheadMs,
-        prefixCaching);
+        prefixCaching,
+        offload);
   }
 
   /** A copy with another API overhead. */
   public EngineConfig withApiOverheadMs(double ms) {
     return new EngineConfig(
-        name, model, gpu, maxLoras, maxCpuLoras, loraLoadMs, loraColdLoadMs, ms, prefixCaching);
+        name,
+        model,
+        gpu,
+        maxLoras,
+        maxCpuLoras,
+        loraLoadMs,
+        loraColdLoadMs,
+        ms,
+        prefixCaching,
+        offload);
   }
 
   /** A copy with prefix caching on or off. */
   public EngineConfig withPrefixCaching(boolean on) {
     return new EngineConfig(
-        name, model, gpu, maxLoras, maxCpuLoras, loraLoadMs, loraColdLoadMs, apiOverheadMs, on);
+        name,
+        model,
+        gpu,
+        maxLoras,
+        maxCpuLoras,
+        loraLoadMs,
+        loraColdLoadMs,
+        apiOverheadMs,
+        on,
+        offload);
+  }
+
+  /** A copy with another CPU tier. */
+  public EngineConfig withOffload(KvOffload tier) {
+    return new EngineConfig(
+        name,
+        model,
+        gpu,
+        maxLoras,
+        maxCpuLoras,
+        loraLoadMs,
+        loraColdLoadMs,
+        apiOverheadMs,
+        prefixCaching,
+        tier);
   }
 }

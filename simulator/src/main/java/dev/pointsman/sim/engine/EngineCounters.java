@@ -12,6 +12,8 @@ package dev.pointsman.sim.engine;
  * @param finished requests finished
  * @param aborted requests aborted
  * @param steps engine steps run
+ * @param offloadHitTokens prompt tokens loaded from the CPU tier instead of computed (what vLLM
+ *     counts as its connector's, or external, prefix-cache hits); not in {@code prefixHitTokens}
  */
 public record EngineCounters(
     long prefixQueryTokens,
@@ -22,4 +24,5 @@ public record EngineCounters(
     long generationTokens,
     long finished,
     long aborted,
-    long steps) {}
+    long steps,
+    long offloadHitTokens) {}

@@ -5,7 +5,8 @@ package dev.pointsman.sim.engine;
  * recently freed first; a free block keeps its content hash until it is reused (evicted). Not
  * thread-safe. A copy shares the arrays with the original until either side writes (see {@link
  * CowInts}): it costs a pointer per 512 blocks, and each side then copies only the chunks it
- * changes.
+ * changes. With offloading ({@link OffloadTier}) every block registered here is also stored in the
+ * CPU tier, and the tier's blocks that follow a prompt's GPU hit can be loaded back.
  */
 final class KvCache {
   private final int total;
@@ -16,11 +17,18 @@ final class KvCache {
   private final CowInts prev;
   private final CowInts next;
   private final LongIntMap index;
+  private final OffloadTier tier;
   private int free;
   private KvEventListener events = KvEventListener.NONE;
 
   KvCache(int total, int blockSize, boolean caching) {
+    this(total, blockSize, caching, 0);
+  }
+
+  /** A cache with a CPU tier of {@code offloadBlocks} blocks (0: none). */
+  KvCache(int total, int blockSize, boolean caching, int offloadBlocks) {
     this.total = total;
+    this.tier = offloadBlocks > 0 ? new OffloadTier(offloadBlocks) : null;
     this.blockSize = blockSize;
     this.caching = caching;
     ref = new CowInts(total);
@@ -45,6 +53,7 @@ final class KvCache {
     prev = o.prev.fork();
     next = o.next.fork();
     index = o.index.copy();
+    tier = o.tier == null ? null : o.tier.copy();
     free = o.free;
   }
 
@@ -54,7 +63,7 @@ final class KvCache {
 
   /** An empty cache of the same size, as after an engine restart. */
   KvCache emptied() {
-    KvCache c = new KvCache(total, blockSize, caching);
+    KvCache c = new KvCache(total, blockSize, caching, tier == null ? 0 : tier.capacity());
     c.events = events;
     events.cleared();
     return c;
@@ -94,6 +103,41 @@ final class KvCache {
       n++;
     }
     return n;
+  }
+
+  /**
+   * Number of blocks of {@code s} from block {@code from} on that the CPU tier holds in a row, as
+   * far as {@link #cachedPrefixBlocks} would look; 0 without a tier.
+   */
+  int offloadedBlocks(Seq s, int from) {
+    if (!caching || tier == null) {
+      return 0;
+    }
+    int max = Math.min(s.hashes.length, (s.numTokens() - 1) / blockSize);
+    int n = from;
+    while (n < max && tier.holds(s.hashes[n])) {
+      n++;
+    }
+    return n - from;
+  }
+
+  /**
+   * Marks blocks {@code from} to {@code from + count} of {@code s} as just loaded from the tier.
+   */
+  void loaded(Seq s, int from, int count) {
+    for (int i = from; i < from + count; i++) {
+      tier.touch(s.hashes[i]);
+    }
+  }
+
+  /** Content hashes of the blocks in the CPU tier; none without one. */
+  long[] offloadedHashes() {
+    return tier == null ? new long[0] : tier.hashes();
+  }
+
+  /** Blocks in the CPU tier; 0 without one. */
+  int offloaded() {
+    return tier == null ? 0 : tier.size();
   }
 
   /**
@@ -143,6 +187,9 @@ final class KvCache {
       if (caching && hash.get(b) == 0 && index.putIfAbsent(s.hashes[i], b)) {
         hash.set(b, s.hashes[i]);
         events.stored(i == 0 ? 0 : s.hashes[i - 1], s.hashes[i], blockSize);
+      }
+      if (caching && tier != null) {
+        tier.store(i == 0 ? 0 : s.hashes[i - 1], s.hashes[i], blockSize, events);
       }
     }
     s.registered = Math.max(s.registered, full);

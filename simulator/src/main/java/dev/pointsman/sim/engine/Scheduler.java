@@ -9,7 +9,9 @@ import java.util.Map;
  * vLLM V1-style step scheduler: running requests first (decodes and unfinished chunked prefills),
  * preempting the newest running request when blocks run out; then, if nothing was preempted,
  * waiting requests first-come-first-served within the token budget and sequence cap, skipping those
- * whose adapter is not resident. Not thread-safe.
+ * whose adapter is not resident. With a CPU tier, a waiting request's blocks that follow its GPU
+ * prefix hit and are found in the tier are loaded instead of computed, and the copy's time is added
+ * to the step that admits it. Not thread-safe.
  */
 final class Scheduler {
   final KvCache kv;
@@ -21,7 +23,9 @@ final class Scheduler {
   private final GpuProfile gpu;
   private final ArrayList<Seq> skipped = new ArrayList<>();
   private final String[] adapters;
+  private final double loadMsPerToken;
   private int budget;
+  private long loadTokens;
   private long prefillTokens;
   private long contextTokens;
   private long decodeContextTokens;
@@ -31,13 +35,20 @@ final class Scheduler {
   Scheduler(EngineConfig config) {
     this(
         config.gpu(),
-        new KvCache(config.gpu().kvBlocks(), config.gpu().blockSize(), config.prefixCaching()),
+        new KvCache(
+            config.gpu().kvBlocks(),
+            config.gpu().blockSize(),
+            config.prefixCaching(),
+            config.offload().cpuBlocks()),
         new LoraManager(config),
-        new Stats());
+        new Stats(),
+        config.offload().loadMsPerToken());
   }
 
-  private Scheduler(GpuProfile gpu, KvCache kv, LoraManager lora, Stats stats) {
+  private Scheduler(
+      GpuProfile gpu, KvCache kv, LoraManager lora, Stats stats, double loadMsPerToken) {
     this.gpu = gpu;
+    this.loadMsPerToken = loadMsPerToken;
     this.kv = kv;
     this.lora = lora;
     this.stats = stats;
@@ -46,7 +57,7 @@ final class Scheduler {
 
   /** A deep copy; {@code copies} maps each live original request state to its copy. */
   Scheduler copy(Map<Seq, Seq> copies) {
-    Scheduler c = new Scheduler(gpu, kv.copy(), lora.copy(), stats.copy());
+    Scheduler c = new Scheduler(gpu, kv.copy(), lora.copy(), stats.copy(), loadMsPerToken);
     running.forEach(s -> c.running.add(copies.get(s)));
     waiting.forEach(s -> c.waiting.add(copies.get(s)));
     batch.stream().filter(s -> !s.done).forEach(s -> c.batch.add(copies.get(s)));
@@ -55,7 +66,7 @@ final class Scheduler {
 
   /** The scheduler of a restarted engine: empty queues and caches, the same counters. */
   Scheduler restarted() {
-    return new Scheduler(gpu, kv.emptied(), lora.restarted(), stats);
+    return new Scheduler(gpu, kv.emptied(), lora.restarted(), stats, loadMsPerToken);
   }
 
   static Map<Seq, Seq> identityMap() {
@@ -76,6 +87,7 @@ final class Scheduler {
     decodeContextTokens = 0;
     prefillPairs = 0;
     decodes = 0;
+    loadTokens = 0;
     if (!scheduleRunning()) {
       scheduleWaiting();
     }
@@ -83,15 +95,16 @@ final class Scheduler {
       return -1;
     }
     stats.steps++;
-    return gpu.costs()
-        .stepMs(
-            prefillTokens,
-            decodes,
-            contextTokens,
-            decodeContextTokens,
-            prefillPairs,
-            batch.size(),
-            distinctAdapters());
+    return loadTokens * loadMsPerToken
+        + gpu.costs()
+            .stepMs(
+                prefillTokens,
+                decodes,
+                contextTokens,
+                decodeContextTokens,
+                prefillPairs,
+                batch.size(),
+                distinctAdapters());
   }
 
   /** Schedules running requests; returns whether any was preempted. */
@@ -122,18 +135,26 @@ final class Scheduler {
         skipped.add(waiting.pollFirst());
         continue;
       }
-      int cached = kv.cachedPrefixBlocks(s) * gpu.blockSize();
-      int n = Math.min(s.numTokens() - cached, budget);
-      if (!kv.admit(s, cached / gpu.blockSize(), cached + n)) {
+      int hits = kv.cachedPrefixBlocks(s);
+      int offloaded = kv.offloadedBlocks(s, hits);
+      int cached = hits * gpu.blockSize();
+      int loaded = offloaded * gpu.blockSize();
+      int n = Math.min(s.numTokens() - cached - loaded, budget);
+      if (!kv.admit(s, hits, cached + loaded + n)) {
         break;
       }
       waiting.pollFirst();
+      if (offloaded > 0) {
+        kv.loaded(s, hits, offloaded);
+        loadTokens += loaded;
+      }
       stats.prefixQueryTokens += s.numTokens();
       stats.prefixHitTokens += cached;
+      stats.offloadHitTokens += loaded;
       if (s.cachedTokens < 0) {
-        s.cachedTokens = cached;
+        s.cachedTokens = cached + loaded;
       }
-      s.computed = cached;
+      s.computed = cached + loaded;
       running.add(s);
       take(s, n);
     }

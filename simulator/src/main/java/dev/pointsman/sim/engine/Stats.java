@@ -4,6 +4,7 @@ package dev.pointsman.sim.engine;
 final class Stats {
   long prefixQueryTokens;
   long prefixHitTokens;
+  long offloadHitTokens;
   long preemptions;
   long promptTokens;
   long generationTokens;
@@ -15,6 +16,7 @@ final class Stats {
     Stats c = new Stats();
     c.prefixQueryTokens = prefixQueryTokens;
     c.prefixHitTokens = prefixHitTokens;
+    c.offloadHitTokens = offloadHitTokens;
     c.preemptions = preemptions;
     c.promptTokens = promptTokens;
     c.generationTokens = generationTokens;
@@ -34,6 +36,7 @@ final class Stats {
         generationTokens,
         finished,
         aborted,
-        steps);
+        steps,
+        offloadHitTokens);
   }
 }

@@ -1,5 +1,6 @@
 package dev.pointsman.sim.server;
 
+import dev.pointsman.sim.engine.KvOffload;
 import java.util.List;
 
 /**
@@ -20,6 +21,9 @@ import java.util.List;
  * @param kvEventsPort vLLM: publish KV-cache events on this PUB port ({@code --kv-events-config},
  *     vLLM's default 5557), 0 for a free one; default none (events off)
  * @param kvReplayPort vLLM: the ROUTER replay port when events are on, 0 for a free one; default 0
+ * @param kvOffloadGiB vLLM: CPU memory for offloaded KV blocks ({@code --kv-offloading-size}, the
+ *     native offloading connector), loaded back at {@link KvOffload#DEFAULT_GB_PER_SECOND} per GPU;
+ *     default 0, none
  */
 public record EngineOptions(
     Integer dataParallel,
@@ -28,7 +32,8 @@ public record EngineOptions(
     List<Integer> priorities,
     String release,
     Integer kvEventsPort,
-    Integer kvReplayPort) {
+    Integer kvReplayPort,
+    Double kvOffloadGiB) {
 
   /** A single engine, no priority scheduling, the current release. */
   public static final EngineOptions NONE = new EngineOptions(null, null, null, null, null);
@@ -40,7 +45,7 @@ public record EngineOptions(
       Boolean allSchedulerMetrics,
       List<Integer> priorities,
       String release) {
-    this(dataParallel, tensorParallel, allSchedulerMetrics, priorities, release, null, null);
+    this(dataParallel, tensorParallel, allSchedulerMetrics, priorities, release, null, null, null);
   }
 
   /** Applies defaults and validates the values. */
@@ -51,6 +56,10 @@ public record EngineOptions(
     priorities = priorities == null ? List.of() : List.copyOf(priorities);
     release = release == null ? "current" : release;
     kvReplayPort = kvReplayPort == null ? 0 : kvReplayPort;
+    kvOffloadGiB = kvOffloadGiB == null ? 0.0 : kvOffloadGiB;
+    if (!(kvOffloadGiB >= 0) || Double.isInfinite(kvOffloadGiB)) {
+      throw new IllegalArgumentException("kvOffloadGiB: " + kvOffloadGiB + " (expected >= 0)");
+    }
     if (kvEventsPort != null && (kvEventsPort < 0 || kvEventsPort > 65535)) {
       throw new IllegalArgumentException("kvEventsPort: " + kvEventsPort + " (expected 0..65535)");
     }
@@ -80,6 +89,7 @@ public record EngineOptions(
     only(!priorities.isEmpty(), "priorities", "sglang", engine);
     only(!release.equals("current"), "release", "trtllm", engine);
     only(kvEventsPort != null, "kvEventsPort", "vllm", engine);
+    only(kvOffloadGiB > 0, "kvOffloadGiB", "vllm", engine);
   }
 
   private static void only(boolean set, String option, String owner, String engine) {

@@ -2,7 +2,9 @@ package dev.pointsman.sim.server;
 
 import dev.pointsman.sim.engine.Engine;
 import dev.pointsman.sim.engine.EngineConfig;
+import dev.pointsman.sim.engine.GpuProfile;
 import dev.pointsman.sim.engine.GpuProfiles;
+import dev.pointsman.sim.engine.KvOffload;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -70,10 +72,20 @@ public final class Fleet implements AutoCloseable {
       FleetConfig config, int n, GpuProfiles profiles, RealTimeDriver driver, InstantSource clock) {
     PodConfig pc = config.pods().get(n);
     long seed = config.seed() + n;
-    EngineConfig ec =
-        EngineConfig.of(pc.name(), pc.model(), profiles.get(pc.gpu(), pc.shape()))
-            .withLoras(pc.maxLoras(), pc.maxCpuLoras());
+    GpuProfile profile = profiles.get(pc.gpu(), pc.shape());
     EngineOptions options = pc.engineOptions();
+    EngineConfig ec =
+        EngineConfig.of(pc.name(), pc.model(), profile)
+            .withLoras(pc.maxLoras(), pc.maxCpuLoras())
+            .withOffload(
+                options.kvOffloadGiB() > 0
+                    ? KvOffload.of(
+                        options.kvOffloadGiB(),
+                        KvOffload.DEFAULT_GB_PER_SECOND,
+                        profiles.model(pc.shape()),
+                        profile.blockSize(),
+                        profile.tensorParallel())
+                    : KvOffload.NONE);
     KvEventPublisher events =
         options.kvEventsPort() == null
             ? null
@@ -137,6 +149,11 @@ public final class Fleet implements AutoCloseable {
   /** Content hashes of the blocks in pod {@code pod}'s prefix cache now. */
   public long[] cachedBlockHashes(int pod) {
     return driver.call(() -> driver.engine(pods.get(pod).index).cachedBlockHashes()).join();
+  }
+
+  /** Content hashes of the blocks in pod {@code pod}'s CPU tier; none without offloading. */
+  public long[] offloadedBlockHashes(int pod) {
+    return driver.call(() -> driver.engine(pods.get(pod).index).offloadedBlockHashes()).join();
   }
 
   /** Stops serving and releases threads. */

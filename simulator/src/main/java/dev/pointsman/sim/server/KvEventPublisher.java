@@ -25,7 +25,9 @@ import org.zeromq.ZMQ;
  * block hashes 32-byte strings (the simulator's 64-bit content hash in the low 8 bytes).
  *
  * <p>The simulator knows token counts, not token ids: each block's token ids are derived from its
- * content hash ({@link BlockHashes#tokenIds}), so equal blocks carry equal ids.
+ * content hash ({@link BlockHashes#tokenIds}), so equal blocks carry equal ids. An engine that
+ * offloads also publishes its CPU tier's blocks with {@code medium: "CPU"}; those stores carry no
+ * token ids, as vLLM's offloading connector sends them.
  *
  * <p>Thread-safe: the engine thread queues events; one publisher thread batches, sends and serves
  * replays, and owns both sockets.
@@ -35,13 +37,15 @@ final class KvEventPublisher implements KvEventListener, AutoCloseable {
   static final int BUFFER_STEPS = 10_000;
 
   private static final int MAX_EVENTS_PER_BATCH = 256;
+  private static final String GPU = "GPU";
+  private static final String CPU = "CPU";
   private static final byte[] END_SEQ = ByteBuffer.allocate(8).putLong(-1).array();
 
   private sealed interface Ev {}
 
-  private record Stored(long parent, long hash, int blockSize) implements Ev {}
+  private record Stored(long parent, long hash, int blockSize, String medium) implements Ev {}
 
-  private record Removed(long hash) implements Ev {}
+  private record Removed(long hash, String medium) implements Ev {}
 
   private record Cleared() implements Ev {}
 
@@ -93,12 +97,23 @@ final class KvEventPublisher implements KvEventListener, AutoCloseable {
 
   @Override
   public void stored(long parent, long hash, int blockSize) {
-    queue.add(new Stored(parent, hash, blockSize));
+    queue.add(new Stored(parent, hash, blockSize, GPU));
   }
 
   @Override
   public void removed(long hash) {
-    queue.add(new Removed(hash));
+    queue.add(new Removed(hash, GPU));
+  }
+
+  /** A CPU-tier store, tokenless as vLLM's offloading connector publishes it. */
+  @Override
+  public void offloaded(long parent, long hash, int blockSize) {
+    queue.add(new Stored(parent, hash, blockSize, CPU));
+  }
+
+  @Override
+  public void offloadRemoved(long hash) {
+    queue.add(new Removed(hash, CPU));
   }
 
   @Override
@@ -187,13 +202,17 @@ final class KvEventPublisher implements KvEventListener, AutoCloseable {
             } else {
               hash(p, s.parent());
             }
-            p.packString("token_ids").packArrayHeader(s.blockSize());
-            for (int id : BlockHashes.tokenIds(s.hash(), s.blockSize())) {
-              p.packInt(id);
+            if (s.medium().equals(GPU)) {
+              p.packString("token_ids").packArrayHeader(s.blockSize());
+              for (int id : BlockHashes.tokenIds(s.hash(), s.blockSize())) {
+                p.packInt(id);
+              }
+            } else {
+              p.packString("token_ids").packArrayHeader(0);
             }
             p.packString("block_size").packInt(s.blockSize());
             p.packString("lora_id").packNil();
-            p.packString("medium").packString("GPU");
+            p.packString("medium").packString(s.medium());
             p.packString("lora_name").packNil();
           }
           case Removed r -> {
@@ -201,7 +220,7 @@ final class KvEventPublisher implements KvEventListener, AutoCloseable {
             p.packString("type").packString("BlockRemoved");
             p.packString("block_hashes").packArrayHeader(1);
             hash(p, r.hash());
-            p.packString("medium").packString("GPU");
+            p.packString("medium").packString(r.medium());
           }
           case Cleared c -> {
             p.packMapHeader(1);

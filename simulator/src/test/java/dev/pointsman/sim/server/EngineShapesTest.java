@@ -27,7 +27,7 @@ class EngineShapesTest {
           Set.of(),
           Set.of(),
           Set.of(),
-          new EngineCounters(100, 40, 0, 0, 50, 21, 0, 0, 9));
+          new EngineCounters(100, 40, 0, 0, 50, 21, 0, 0, 9, 0));
 
   static PodView view(EngineOptions options) {
     return new PodView(

@@ -101,9 +101,11 @@ class KvEventPublisherTest {
   @Test
   void eventsArePortsOfVllmPodsOnly() {
     assertThatThrownBy(
-            () -> new EngineOptions(null, null, null, null, null, 5557, 5558).checkFor("sglang"))
+            () ->
+                new EngineOptions(null, null, null, null, null, 5557, 5558, null)
+                    .checkFor("sglang"))
         .hasMessageContaining("kvEventsPort");
-    assertThatThrownBy(() -> new EngineOptions(null, null, null, null, null, 70_000, null))
+    assertThatThrownBy(() -> new EngineOptions(null, null, null, null, null, 70_000, null, null))
         .hasMessageContaining("kvEventsPort: 70000 (expected 0..65535)");
   }
 }

@@ -15,11 +15,16 @@ import java.util.random.RandomGenerator;
  * (blocks stored and removed), so the bench reads each pod's prefix cache ({@link
  * FleetView#cachedPromptTokensFromKvEvents}), in the engine's own tokens and 16-token blocks.
  * Pending and active work is the router's own accounting of what it sent (prompt tokens; the tokens
- * each request generates are not counted).
+ * each request generates are not counted). On pods that offload KV blocks to CPU memory, the blocks
+ * that follow the GPU overlap there are credited at {@code --router-host-cache-hit-weight} 0.75
+ * (its default) in the prefill cost; they still take GPU blocks once loaded.
  */
 final class DynamoKv implements RoutingPolicy {
   /** Dynamo's default {@code --kv-overlap-score-weight}. */
   static final double OVERLAP_SCORE_WEIGHT = 1.0;
+
+  /** Dynamo's default {@code --router-host-cache-hit-weight}. */
+  static final double HOST_CACHE_HIT_WEIGHT = 0.75;
 
   private final FleetView fleet;
   private final RandomGenerator random;
@@ -49,7 +54,10 @@ final class DynamoKv implements RoutingPolicy {
       }
       double block = fleet.config(i).gpu().blockSize();
       int cached = Math.min(prompt, fleet.cachedPromptTokensFromKvEvents(r, i));
-      double prefill = (load.prefillTokens(i) + prompt - cached) / block;
+      double host =
+          HOST_CACHE_HIT_WEIGHT
+              * Math.min(prompt - cached, fleet.offloadedPromptTokensFromKvEvents(r, i));
+      double prefill = (load.prefillTokens(i) + prompt - cached - host) / block;
       double active = load.liveTokens(i) / block + Math.ceil((prompt - cached) / block);
       cost[i] = OVERLAP_SCORE_WEIGHT * prefill + active;
     }

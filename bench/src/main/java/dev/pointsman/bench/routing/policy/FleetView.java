@@ -174,10 +174,20 @@ public final class FleetView {
   }
 
   /**
+   * The prompt tokens of {@code r} after those {@link #cachedPromptTokensFromKvEvents} counts that
+   * {@code pod} holds in CPU memory (offloaded), exactly: what the engines' CPU-tier events tell a
+   * router; 0 on pods that do not offload.
+   */
+  public int offloadedPromptTokensFromKvEvents(BenchRequest r, int pod) {
+    return cluster.pod(pod).offloadedPromptTokens(r.sim());
+  }
+
+  /**
    * Tells {@code index} of every pod's KV-cache events as the engines publish them ({@code
    * BlockStored} with the blocks' token ids, {@code BlockRemoved}, {@code AllBlocksCleared}, across
-   * restarts): what a picker subscribed to the engines' KV events learns, here at the moment the
-   * engine changes its cache rather than the few milliseconds later its events arrive.
+   * restarts; for pods that offload, the CPU tier's stores without token ids and its removals):
+   * what a picker subscribed to the engines' KV events learns, here at the moment the engine
+   * changes its cache rather than the few milliseconds later its events arrive.
    */
   public void publishKvEvents(KvBlockIndex index) {
     for (int i = 0; i < size(); i++) {
@@ -191,13 +201,12 @@ public final class FleetView {
                   index.apply(
                       address,
                       List.of(
-                          new KvEvent.BlockStored(
-                              new long[] {hash},
-                              parent == 0 ? null : parent,
+                          block(
+                              parent,
+                              hash,
                               BlockHashes.tokenIds(hash, blockSize),
                               blockSize,
-                              null,
-                              KvEvent.GPU)));
+                              null)));
                 }
 
                 @Override
@@ -206,11 +215,30 @@ public final class FleetView {
                 }
 
                 @Override
+                public void offloaded(long parent, long hash, int blockSize) {
+                  index.apply(
+                      address, List.of(block(parent, hash, new int[0], blockSize, KvEvent.CPU)));
+                }
+
+                @Override
+                public void offloadRemoved(long hash) {
+                  index.apply(
+                      address, List.of(new KvEvent.BlockRemoved(new long[] {hash}, KvEvent.CPU)));
+                }
+
+                @Override
                 public void cleared() {
                   index.apply(address, List.of(new KvEvent.AllBlocksCleared()));
                 }
               });
     }
+  }
+
+  /** One block stored on {@code medium} (null: the GPU), as an engine's event names it. */
+  private static KvEvent.BlockStored block(
+      long parent, long hash, int[] tokens, int blockSize, String medium) {
+    return new KvEvent.BlockStored(
+        new long[] {hash}, parent == 0 ? null : parent, tokens, blockSize, null, medium);
   }
 
   /**

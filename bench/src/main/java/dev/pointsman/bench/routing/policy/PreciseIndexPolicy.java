@@ -8,15 +8,18 @@ import dev.pointsman.picker.scheduling.Plugins;
 import dev.pointsman.picker.scheduling.PolicyConfig;
 import dev.pointsman.picker.scheduling.Scheduler;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
+import dev.pointsman.sim.engine.EngineConfig;
 import java.util.random.RandomGenerator;
 
 /**
  * {@code pointsman-kv-events}: the production default with the precise prefix index on, as a pool
  * with {@code kvEvents: {enabled: true, scoring: true, tokenizer: …}} runs it. The engines' KV
- * events fill a {@link KvBlockIndex} sized as the picker's ({@link FleetView#publishKvEvents});
- * each request is tokenized as the model's tokenizer would ({@link FleetView#promptTokenIds}) and
- * matched by the picker's own {@link EnginePrefix}. Everything else is {@code pointsman}'s: the
- * same scheduler, scorers, parser and learning ({@link SchedulerPolicy}).
+ * events fill a {@link KvBlockIndex} sized as an operator sizes the picker's ({@link #maxBlocks},
+ * {@link FleetView#publishKvEvents}), blocks offloaded to CPU memory credited at the picker's
+ * default; each request is tokenized as the model's tokenizer would ({@link
+ * FleetView#promptTokenIds}) and matched by the picker's own {@link EnginePrefix}. Everything else
+ * is {@code pointsman}'s: the same scheduler, scorers, parser and learning ({@link
+ * SchedulerPolicy}).
  *
  * <p>Two ways it is kinder than production, both stated with its figures: events land at once
  * rather than milliseconds later, and a chat request's tokens are the engine's whole prompt, where
@@ -35,10 +38,23 @@ final class PreciseIndexPolicy implements RoutingPolicy {
     this.fleet = fleet;
     this.production =
         new SchedulerPolicy(NAME, Plugins.build(PolicyConfig.defaults()), fleet, random);
-    this.index = new KvBlockIndex(KvEventsSettings.DEFAULT_MAX_BLOCKS);
+    this.index = new KvBlockIndex(maxBlocks(fleet));
     fleet.publishKvEvents(index);
     EnginePrefix precise = new EnginePrefix(index, this::tokenize);
     production.scheduler().usePrecisePrefix(pool -> precise);
+  }
+
+  /**
+   * The index's bound per endpoint as docs/kv-events.md tells an operator to set it: the default,
+   * or more when an engine's GPU and CPU tiers together hold more blocks.
+   */
+  static int maxBlocks(FleetView fleet) {
+    int max = KvEventsSettings.DEFAULT_MAX_BLOCKS;
+    for (int i = 0; i < fleet.size(); i++) {
+      EngineConfig c = fleet.config(i);
+      max = Math.max(max, c.gpu().kvBlocks() + c.offload().cpuBlocks());
+    }
+    return max;
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.sim.engine.EngineConfig;
 import dev.pointsman.sim.engine.GpuProfile;
 import dev.pointsman.sim.engine.GpuProfiles;
+import dev.pointsman.sim.engine.KvOffload;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,6 +28,15 @@ public final class Fleets {
     PodGroup group = scenario.fleet().get(g);
     GpuProfile profile =
         PROFILES.forEntry(scenario.name() + ": fleet[" + g + "]", group.gpu(), group.shape());
+    KvOffload offload =
+        group.kvOffloadGiB() > 0
+            ? KvOffload.of(
+                group.kvOffloadGiB(),
+                group.kvOffloadGBps(),
+                PROFILES.model(group.shape()),
+                profile.blockSize(),
+                profile.tensorParallel())
+            : KvOffload.NONE;
     List<EngineConfig> out = new ArrayList<>();
     for (int i = 0; i < group.count(); i++) {
       out.add(
@@ -34,7 +44,8 @@ public final class Fleets {
                   "pod-" + (firstIndex + i) + "-" + label(group).replace('/', '-'),
                   scenario.model(),
                   profile)
-              .withLoras(group.maxLoras(), group.maxCpuLoras()));
+              .withLoras(group.maxLoras(), group.maxCpuLoras())
+              .withOffload(offload));
     }
     return out;
   }

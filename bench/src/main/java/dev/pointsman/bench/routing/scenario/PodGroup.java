@@ -1,6 +1,7 @@
 package dev.pointsman.bench.routing.scenario;
 
 import dev.pointsman.sim.engine.GpuProfiles;
+import dev.pointsman.sim.engine.KvOffload;
 
 /**
  * Identical pods of a fleet.
@@ -11,9 +12,20 @@ import dev.pointsman.sim.engine.GpuProfiles;
  * @param maxCpuLoras adapters kept in the CPU cache (default 16, at least maxLoras)
  * @param shape model shape the pods serve (default {@code llama-3-8b}); with {@code gpu} it picks
  *     the simulator profile, e.g. {@code {gpu: H100-80, shape: llama-3-70b}} is a 4-GPU pod
+ * @param kvOffloadGiB CPU memory per pod for the KV cache's offloaded blocks, as vLLM's {@code
+ *     --kv-offloading-size}; default 0, no offloading
+ * @param kvOffloadGBps host-to-device bandwidth per GPU that loads offloaded blocks back, in GB/s;
+ *     default {@link KvOffload#DEFAULT_GB_PER_SECOND}
  */
 public record PodGroup(
-    String gpu, Integer count, Integer maxLoras, Integer maxCpuLoras, String shape) {
+    String gpu,
+    Integer count,
+    Integer maxLoras,
+    Integer maxCpuLoras,
+    String shape,
+    Double kvOffloadGiB,
+    Double kvOffloadGBps) {
+
   public PodGroup {
     if (gpu == null || gpu.isBlank()) {
       throw new IllegalArgumentException("gpu: '" + gpu + "' (expected a GPU profile name)");
@@ -22,5 +34,12 @@ public record PodGroup(
     maxLoras = Check.atLeast("maxLoras", maxLoras, 4, 0);
     maxCpuLoras = Check.atLeast("maxCpuLoras", maxCpuLoras, Math.max(16, maxLoras), maxLoras);
     shape = shape == null ? GpuProfiles.DEFAULT_MODEL : shape;
+    kvOffloadGiB = Check.nonNegative("kvOffloadGiB", kvOffloadGiB, 0);
+    kvOffloadGBps = Check.positive("kvOffloadGBps", kvOffloadGBps, KvOffload.DEFAULT_GB_PER_SECOND);
+  }
+
+  /** Pods without offloading. */
+  public PodGroup(String gpu, Integer count, Integer maxLoras, Integer maxCpuLoras, String shape) {
+    this(gpu, count, maxLoras, maxCpuLoras, shape, null, null);
   }
 }

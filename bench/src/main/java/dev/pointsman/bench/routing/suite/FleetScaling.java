@@ -66,7 +66,15 @@ record FleetScaling(List<PodGroup> base) {
     List<PodGroup> out = new ArrayList<>(base.size());
     for (int g = 0; g < base.size(); g++) {
       PodGroup p = base.get(g);
-      out.add(new PodGroup(p.gpu(), counts[g], p.maxLoras(), p.maxCpuLoras(), p.shape()));
+      out.add(
+          new PodGroup(
+              p.gpu(),
+              counts[g],
+              p.maxLoras(),
+              p.maxCpuLoras(),
+              p.shape(),
+              p.kvOffloadGiB(),
+              p.kvOffloadGBps()));
     }
     return out;
   }

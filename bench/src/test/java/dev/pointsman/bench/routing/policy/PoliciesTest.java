@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.pointsman.bench.routing.workload.BenchRequest;
 import dev.pointsman.sim.engine.EngineConfig;
 import dev.pointsman.sim.engine.EngineListener;
+import dev.pointsman.sim.engine.GpuProfile;
 import dev.pointsman.sim.engine.GpuProfiles;
+import dev.pointsman.sim.engine.KvOffload;
 import dev.pointsman.sim.engine.Segment;
 import dev.pointsman.sim.engine.SimRequest;
 import dev.pointsman.sim.engine.VirtualCluster;
@@ -120,6 +122,36 @@ class PoliciesTest {
               false);
       assertThat(fleet.cachedPromptTokensFromKvEvents(next, 2)).isGreaterThan(1900);
       assertThat(fleet.cachedPromptTokensFromKvEvents(next, 0)).isZero();
+      assertThat(p.route(next).pod()).as("seed %d", seed).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void dynamoKvCreditsWhatAnEngineHoldsInCpuMemory() {
+    // pod 2 served the prompt, then two others that pushed it out of its 200-block GPU cache into
+    // its CPU tier: the host-memory overlap is what still tells pod 2 apart
+    GpuProfile small = gpus.get("A100-80").withLimits("A100-small", 200, 2_048, 64);
+    for (long seed = 1; seed <= 8; seed++) {
+      List<EngineConfig> configs = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        configs.add(
+            EngineConfig.of("p" + i, "base", small).withOffload(new KvOffload(1_000, 0.005)));
+      }
+      VirtualCluster cluster = new VirtualCluster(configs, EngineListener.NONE);
+      for (long content : new long[] {77, 78, 79}) {
+        cluster.submit(
+            SimRequest.of(content, cluster.now(), List.of(new Segment(content, 2000)), 10), 2);
+        cluster.runUntilIdle();
+      }
+      FleetView fleet = new FleetView(configs, "base", cluster);
+      RoutingPolicy p = Policies.create("dynamo-kv", fleet, new SplittableRandom(seed));
+      BenchRequest next =
+          new BenchRequest(
+              SimRequest.of(5, cluster.now(), List.of(new Segment(77, 2000)), 10),
+              "sharegpt",
+              false);
+      assertThat(fleet.cachedPromptTokensFromKvEvents(next, 2)).isZero();
+      assertThat(fleet.offloadedPromptTokensFromKvEvents(next, 2)).isGreaterThan(1900);
       assertThat(p.route(next).pod()).as("seed %d", seed).isEqualTo(2);
     }
   }

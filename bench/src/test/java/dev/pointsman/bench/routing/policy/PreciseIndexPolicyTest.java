@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.pointsman.bench.routing.scenario.TextMix;
 import dev.pointsman.bench.routing.workload.BenchRequest;
 import dev.pointsman.bench.routing.workload.ClientRequests;
+import dev.pointsman.picker.kvevents.KvEventsSettings;
 import dev.pointsman.picker.scheduling.prefix.TokenBlockHasher;
 import dev.pointsman.sim.engine.EngineConfig;
 import dev.pointsman.sim.engine.EngineListener;
 import dev.pointsman.sim.engine.GpuProfile;
 import dev.pointsman.sim.engine.GpuProfiles;
+import dev.pointsman.sim.engine.KvOffload;
 import dev.pointsman.sim.engine.Segment;
 import dev.pointsman.sim.engine.SimRequest;
 import dev.pointsman.sim.engine.VirtualCluster;
@@ -17,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +42,10 @@ class PreciseIndexPolicyTest {
 
   /** A request arriving now: a 1,000-token document and its own 40-token question. */
   private BenchRequest request(long id, long document) {
+    return request(cluster, id, document);
+  }
+
+  private static BenchRequest request(VirtualCluster cluster, long id, long document) {
     return new BenchRequest(
         new SimRequest(
             id,
@@ -85,6 +92,37 @@ class PreciseIndexPolicyTest {
     }
     assertThat(cluster.pod(0).cachedPromptTokens(request(99, 110).sim())).isPositive();
     assertThat(cluster.pod(0).cachedPromptTokens(request(99, 101).sim())).isZero();
+  }
+
+  @Test
+  void blocksAnEngineOffloadedToCpuMemoryMatchAsTheEngineWouldLoadThem() {
+    // the same pods, each with a CPU tier of 100,000 blocks
+    List<EngineConfig> offloading =
+        configs.stream().map(c -> c.withOffload(new KvOffload(100_000, 0.005))).toList();
+    VirtualCluster c = new VirtualCluster(offloading, EngineListener.NONE);
+    FleetView v =
+        new FleetView(
+            offloading, c, null, new ClientRequests("base", Set.of(), TextMix.proseOnly()));
+    PreciseIndexPolicy p = new PreciseIndexPolicy(v, new SplittableRandom(1));
+    for (long id = 1; id <= 10; id++) {
+      c.submit(request(c, id, 100 + id).sim(), 0);
+      c.runUntilIdle();
+    }
+
+    // document 101 left p0's GPU long ago but is still in its CPU tier
+    BenchRequest probe = request(c, 99, 101);
+    int gpu = c.pod(0).cachedPromptTokens(probe.sim()) / 16;
+    int cpu = c.pod(0).offloadedPromptTokens(probe.sim()) / 16;
+    assertThat(gpu).isZero();
+    assertThat(cpu).isEqualTo(1_000 / 16);
+    long[] keys = TokenBlockHasher.hash(null, v.promptTokenIds(probe), 16, 1 << 14);
+    ToIntFunction<String> indexOf = a -> a.equals(FleetView.address(0)) ? 0 : -1;
+    int[] matched = p.index().match(keys, indexOf, 1);
+    assertThat(matched).containsExactly(gpu);
+    assertThat(p.index().matchOffloaded(keys, matched, indexOf)).containsExactly(cpu);
+    // sized for both tiers, as the operator guide says to size the picker's
+    assertThat(PreciseIndexPolicy.maxBlocks(v)).isEqualTo(200 + 100_000);
+    assertThat(PreciseIndexPolicy.maxBlocks(view)).isEqualTo(KvEventsSettings.DEFAULT_MAX_BLOCKS);
   }
 
   @Test

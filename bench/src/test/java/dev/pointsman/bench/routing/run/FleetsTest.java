@@ -2,6 +2,7 @@ package dev.pointsman.bench.routing.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.pointsman.bench.routing.scenario.Scenario;
 import dev.pointsman.bench.routing.scenario.Scenarios;
@@ -38,6 +39,29 @@ class FleetsTest {
 
     assertThatThrownBy(() -> Fleets.configs(s))
         .hasMessageContaining("mixed: fleet[0].shape: L4/llama-3-70b (expected one of");
+  }
+
+  @Test
+  void aGroupThatOffloadsGetsACpuTierSizedFromItsModelAndLink() throws Exception {
+    Scenario s =
+        load(
+            "fleet: [{gpu: A100-80, count: 1, kvOffloadGiB: 100}, {gpu: H100-80, count: 1,"
+                + " shape: llama-3-70b, kvOffloadGiB: 100, kvOffloadGBps: 40}, {gpu: L4,"
+                + " count: 1}]");
+
+    List<EngineConfig> configs = Fleets.configs(s);
+
+    // llama-3-8b: 32 layers x 8 KV heads x 128 x 2 x 2 bytes = 128 KiB a token
+    assertThat(configs.get(0).offload().cpuBlocks()).isEqualTo(100 * 1024 * 1024 / 128 / 16);
+    assertThat(configs.get(0).offload().loadMsPerToken())
+        .isCloseTo(131072 / 20e9 * 1e3, within(1e-12));
+    // llama-3-70b: 80 layers, 320 KiB a token, loaded by its 4 GPUs at once
+    assertThat(configs.get(1).offload().cpuBlocks()).isEqualTo(100 * 1024 * 1024 / 320 / 16);
+    assertThat(configs.get(1).offload().loadMsPerToken())
+        .isCloseTo(327680 / (40e9 * 4) * 1e3, within(1e-12));
+    assertThat(configs.get(2).offload().enabled()).isFalse();
+    assertThatThrownBy(() -> load("fleet: [{gpu: L4, count: 1, kvOffloadGiB: -1}]"))
+        .hasMessageContaining("kvOffloadGiB: -1.0 (expected >= 0)");
   }
 
   private Scenario load(String fleet) throws Exception {
