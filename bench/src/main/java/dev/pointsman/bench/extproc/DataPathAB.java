@@ -24,8 +24,9 @@ import java.util.Map;
  * end. On a shared machine the ratios are the figures of record: both targets see the same
  * neighbours.
  *
- * <p>Usage: {@code DataPathAB [--heap 1g] [--warmup-max S] [--concurrency N [--hold-ms H]]
- * BODY_BYTES RATE SECONDS [ROUNDS]} (rounds default to 5).
+ * <p>Usage: {@code DataPathAB [--heap 1g] [--warmup-min S] [--warmup-max S] [--concurrency N
+ * [--hold-ms H]] BODY_BYTES RATE SECONDS [ROUNDS]} (rounds default to 5; the warm-up's minimum
+ * defaults to {@link ExtProcLoad}'s).
  */
 public final class DataPathAB {
   /** The figures compared, as the child's {@code ab-result} keys, with their headings. */
@@ -58,12 +59,14 @@ public final class DataPathAB {
     List<String> positional = new ArrayList<>();
     String heap = "1g";
     String warmupMax = "60";
+    String warmupMin = null;
     String concurrency = "0";
     String hold = "0";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--heap" -> heap = args[++i];
         case "--warmup-max" -> warmupMax = args[++i];
+        case "--warmup-min" -> warmupMin = args[++i];
         case "--concurrency" -> concurrency = args[++i];
         case "--hold-ms" -> hold = args[++i];
         default -> positional.add(args[i]);
@@ -71,7 +74,8 @@ public final class DataPathAB {
     }
     if (positional.size() < 3) {
       throw new IllegalArgumentException(
-          "usage: DataPathAB [--heap 1g] [--warmup-max S] [--concurrency N [--hold-ms H]]"
+          "usage: DataPathAB [--heap 1g] [--warmup-min S] [--warmup-max S] [--concurrency N"
+              + " [--hold-ms H]]"
               + " BODY_BYTES RATE SECONDS [ROUNDS]");
     }
     int body = Integer.parseInt(positional.get(0));
@@ -98,21 +102,15 @@ public final class DataPathAB {
     for (int round = 0; round < rounds; round++) {
       List<String> order = round % 2 == 0 ? TARGETS : TARGETS.reversed();
       for (String target : order) {
-        List<String> command =
-            child(
-                target,
-                heap,
-                warmupMax,
-                concurrency.equals("0")
-                    ? List.of("" + rate, "" + seconds, "" + body)
-                    : List.of(
-                        "--concurrency",
-                        concurrency,
-                        "--hold-ms",
-                        hold,
-                        "" + rate,
-                        "" + seconds,
-                        "" + body));
+        List<String> load = new ArrayList<>();
+        if (warmupMin != null) {
+          load.addAll(List.of("--warmup-min", warmupMin));
+        }
+        if (!concurrency.equals("0")) {
+          load.addAll(List.of("--concurrency", concurrency, "--hold-ms", hold));
+        }
+        load.addAll(List.of("" + rate, "" + seconds, "" + body));
+        List<String> command = child(target, heap, warmupMax, load);
         Map<String, Double> r = runChild(command, target + " r" + (round + 1));
         results.get(target).add(r);
       }
