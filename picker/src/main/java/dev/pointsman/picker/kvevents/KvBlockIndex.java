@@ -167,12 +167,14 @@ public final class KvBlockIndex {
   }
 
   private void hold(Held held, boolean gpu, long key) {
+    held.onTier[gpu ? 0 : 1]++;
     if ((gpu ? held.keyRefs : held.offloadedKeyRefs).addTo(key, 1) == 0) {
       (gpu ? holders : offloadedHolders).add(key, held.self);
     }
   }
 
   private void release(String address, Held held, boolean gpu, long key) {
+    held.onTier[gpu ? 0 : 1]--;
     Long2IntOpenHashMap refs = gpu ? held.keyRefs : held.offloadedKeyRefs;
     if (refs.addTo(key, -1) <= 1) {
       refs.remove(key);
@@ -202,6 +204,8 @@ public final class KvBlockIndex {
     held.keyRefs.clear();
     held.offloadedKeyRefs.clear();
     held.byHash.clear();
+    held.onTier[0] = 0;
+    held.onTier[1] = 0;
     held.evicted.clear();
   }
 
@@ -302,7 +306,18 @@ public final class KvBlockIndex {
     }
   }
 
-  /** Engine blocks held by {@code address}. */
+  /** Engine blocks {@code address} holds in GPU memory ({@code gpu}) or in CPU memory. */
+  public int size(String address, boolean gpu) {
+    Held held = byEndpoint.get(address);
+    if (held == null) {
+      return 0;
+    }
+    synchronized (held) {
+      return held.onTier[gpu ? 0 : 1];
+    }
+  }
+
+  /** Engine blocks held by {@code address}, on either tier. */
   public int size(String address) {
     Held held = byEndpoint.get(address);
     if (held == null) {
@@ -327,6 +342,7 @@ public final class KvBlockIndex {
     final Long2ObjectLinkedOpenHashMap<Entry> byHash = new Long2ObjectLinkedOpenHashMap<>();
     final Long2IntOpenHashMap keyRefs = new Long2IntOpenHashMap();
     final Long2IntOpenHashMap offloadedKeyRefs = new Long2IntOpenHashMap();
+    final int[] onTier = new int[2];
     final Long2LongLinkedOpenHashMap evicted = new Long2LongLinkedOpenHashMap();
     final int evictedBound;
     final String[] self;

@@ -98,11 +98,11 @@ public final class KvEventSubscribers implements AutoCloseable {
     return Set.copyOf(byPool.getOrDefault(pool, Map.of()).keySet());
   }
 
-  /** Engine blocks indexed for {@code pool}'s endpoints. */
-  public synchronized int blocks(String pool) {
+  /** Engine blocks indexed for {@code pool}'s endpoints, in GPU memory or in CPU memory. */
+  public synchronized int blocks(String pool, boolean gpu) {
     int n = 0;
     for (String address : byPool.getOrDefault(pool, Map.of()).keySet()) {
-      n += index.size(address);
+      n += index.size(address, gpu);
     }
     return n;
   }

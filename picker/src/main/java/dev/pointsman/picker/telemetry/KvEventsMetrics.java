@@ -1,6 +1,7 @@
 package dev.pointsman.picker.telemetry;
 
 import dev.pointsman.picker.kvevents.KvBlockIndex;
+import dev.pointsman.picker.kvevents.KvEvent;
 import dev.pointsman.picker.kvevents.KvEventSubscribers;
 import dev.pointsman.picker.kvevents.KvEventsObserver;
 import io.micrometer.core.instrument.Counter;
@@ -11,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The engines' KV-event streams as meters, per pool: events received, decode errors by reason,
- * gaps, replays by outcome, restarts, orphan and overflowed blocks, and blocks indexed.
+ * gaps, replays by outcome, restarts, orphan and overflowed blocks, and blocks indexed per medium.
  */
 public final class KvEventsMetrics implements KvEventsObserver {
   private final MeterRegistry registry;
@@ -21,13 +22,18 @@ public final class KvEventsMetrics implements KvEventsObserver {
     this.registry = registry;
   }
 
-  /** Registers the blocks-indexed gauge of {@code pool} once. */
+  /** Registers the blocks-indexed gauges of {@code pool} once, one per medium. */
   public void register(String pool, KvEventSubscribers subscribers) {
     if (gauged.add(pool)) {
-      Gauge.builder("pointsman.kv.events.blocks", subscribers, s -> s.blocks(pool))
-          .description("Engine KV blocks in the precise prefix index, from the engines' events")
-          .tag("pool", pool)
-          .register(registry);
+      for (boolean gpu : new boolean[] {true, false}) {
+        Gauge.builder("pointsman.kv.events.blocks", subscribers, s -> s.blocks(pool, gpu))
+            .description(
+                "Engine KV blocks in the precise prefix index, from the engines' events, by"
+                    + " where the engine holds them (GPU, or CPU when it offloads)")
+            .tag("pool", pool)
+            .tag("medium", gpu ? KvEvent.GPU : KvEvent.CPU)
+            .register(registry);
+      }
     }
   }
 

@@ -92,11 +92,14 @@ class KvBlockIndexTest {
     assertThat(match(PROMPT)).containsExactly(1, 0);
     assertThat(offloaded(PROMPT)).containsExactly(2, 0);
     assertThat(index.engineHashes("a:1")).containsExactly(1, 2, 3);
+    assertThat(index.size("a:1", true)).isEqualTo(1);
+    assertThat(index.size("a:1", false)).isEqualTo(3);
 
     // the CPU tier drops the middle block: what follows it can no longer be loaded in a row
     index.apply("a:1", List.of(new BlockRemoved(new long[] {2}, "CPU")));
     assertThat(offloaded(PROMPT)).containsExactly(0, 0);
     assertThat(index.engineHashes("a:1")).containsExactly(1, 3);
+    assertThat(index.size("a:1", false)).isEqualTo(2);
     // and the GPU loads block 2 back and stores it: it matches on the GPU again
     index.apply("a:1", List.of(stored(new long[] {2}, 1L, 4, 1)));
     assertThat(match(PROMPT)).containsExactly(2, 0);

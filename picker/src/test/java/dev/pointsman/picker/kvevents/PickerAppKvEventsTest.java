@@ -32,7 +32,7 @@ class PickerAppKvEventsTest {
               .formatted(engine.pubPort(), engine.replayPort());
       PickerApp app = new PickerApp(PickerConfig.parse(yaml), null).start();
       try {
-        Await.until("the engine's block", () -> app.kvEvents().blocks("gpu-a") == 1);
+        Await.until("the engine's block", () -> app.kvEvents().blocks("gpu-a", true) == 1);
         assertThat(app.kvEvents().subscribed("gpu-a")).containsExactly("127.0.0.1:9");
         assertThat(app.kvEvents().subscribed("gpu-b")).isEmpty();
       } finally {

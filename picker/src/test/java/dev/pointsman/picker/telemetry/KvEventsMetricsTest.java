@@ -55,6 +55,15 @@ class KvEventsMetricsTest {
     assertThat(registry.get("pointsman.kv.events.restarts").counter().count()).isEqualTo(1);
   }
 
+  private double blocks(String medium) {
+    return registry
+        .get("pointsman.kv.events.blocks")
+        .tag("pool", "llama")
+        .tag("medium", medium)
+        .gauge()
+        .value();
+  }
+
   @Test
   void theBlocksGaugeReadsThePoolsSubscribedEndpoints() {
     KvBlockIndex index = new KvBlockIndex(100);
@@ -73,9 +82,17 @@ class KvEventsMetricsTest {
       index.apply("127.0.0.1:8000", List.of(stored));
       index.apply("10.9.9.9:8000", List.of(stored)); // not in the pool
 
-      assertThat(registry.get("pointsman.kv.events.blocks").tag("pool", "llama").gauge().value())
-          .isEqualTo(2);
-      assertThat(registry.find("pointsman.kv.events.blocks").gauges()).hasSize(1);
+      assertThat(blocks("GPU")).isEqualTo(2);
+      assertThat(blocks("CPU")).isZero();
+      // the engine offloads both blocks, then evicts one from the GPU
+      index.apply(
+          "127.0.0.1:8000",
+          List.of(
+              new KvEvent.BlockStored(new long[] {1, 2}, null, new int[0], 2, null, KvEvent.CPU),
+              new KvEvent.BlockRemoved(new long[] {2}, KvEvent.GPU)));
+      assertThat(blocks("GPU")).isEqualTo(1);
+      assertThat(blocks("CPU")).isEqualTo(2);
+      assertThat(registry.find("pointsman.kv.events.blocks").gauges()).hasSize(2);
     }
   }
 }
