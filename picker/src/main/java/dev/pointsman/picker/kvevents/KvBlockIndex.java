@@ -261,6 +261,9 @@ public final class KvBlockIndex {
    * @param matched each candidate's leading GPU blocks, from {@link #match}
    */
   public int[] matchOffloaded(long[] keys, int[] matched, ToIntFunction<String> indexOf) {
+    if (offloadedHolders.size() == 0) {
+      return new int[matched.length]; // no engine offloads: nothing to look up
+    }
     int[] end = matched.clone();
     int from = keys.length;
     for (int m : matched) {
