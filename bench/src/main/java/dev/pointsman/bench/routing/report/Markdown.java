@@ -115,6 +115,14 @@ public final class Markdown {
     ladder(sb, r, "p99 TTFT (ms)", x -> x.ttftMs().p99(), true);
     ladder(sb, r, "mean TTFT (ms)", x -> x.ttftMs().mean(), true);
     ladder(sb, r, "goodput (req/s)", RunResult::goodputReqPerS, false);
+    if (s.fleet().stream().anyMatch(g -> g.kvOffloadGiB() > 0)) {
+      ladder(
+          sb,
+          r,
+          "prompt tokens the pods loaded from their CPU tiers (%, of those looked up)",
+          x -> 100 * x.offloadHitRate(),
+          false);
+    }
     classes(sb, r);
     headline(sb, r);
     for (String c : charts) {

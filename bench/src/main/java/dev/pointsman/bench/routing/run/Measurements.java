@@ -117,6 +117,7 @@ final class Measurements {
         run.counterDelta(0) / windowS,
         good / windowS,
         promptTokens == 0 ? 0 : (double) cachedTokens / promptTokens,
+        run.counterDelta(4) == 0 ? 0 : (double) run.counterDelta(3) / run.counterDelta(4),
         run.counterDelta(1),
         run.counterDelta(2),
         Stats.cv(relative),

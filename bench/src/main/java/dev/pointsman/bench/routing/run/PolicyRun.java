@@ -60,7 +60,7 @@ public final class PolicyRun {
   private final int[] resent;
   private final PriorityQueue<Resend> resends = new PriorityQueue<>();
   private long resendSeq;
-  private final long[][] counters = new long[2][3];
+  private final long[][] counters = new long[2][5];
   private VirtualCluster cluster;
   private List<FleetView> views;
   private Gateway policy;
@@ -378,6 +378,8 @@ public final class PolicyRun {
       c[0] += k.generationTokens();
       c[1] += k.preemptions();
       c[2] += k.loraLoads();
+      c[3] += k.offloadHitTokens();
+      c[4] += k.prefixQueryTokens();
     }
   }
 

@@ -33,6 +33,7 @@ public final class RunResults {
         0,
         0,
         0,
+        0,
         null,
         null,
         new int[] {100},

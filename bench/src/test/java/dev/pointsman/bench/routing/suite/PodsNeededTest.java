@@ -315,6 +315,7 @@ class PodsNeededTest {
         0,
         0,
         0,
+        0,
         null,
         null,
         new int[] {completed},
