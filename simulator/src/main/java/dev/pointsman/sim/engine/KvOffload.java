@@ -50,6 +50,17 @@ public record KvOffload(int cpuBlocks, double loadMsPerToken) {
     return new KvOffload(blocks, msPerToken);
   }
 
+  /**
+   * The tier of {@code gib} GiB for a pod of {@code profile} serving {@code shape}, loaded back at
+   * {@code gbPerSecond} per GPU; {@link #NONE} for 0 GiB.
+   */
+  public static KvOffload forPod(
+      double gib, double gbPerSecond, ModelShape shape, GpuProfile profile) {
+    return gib == 0
+        ? NONE
+        : of(gib, gbPerSecond, shape, profile.blockSize(), profile.tensorParallel());
+  }
+
   /** Whether there is a CPU tier. */
   public boolean enabled() {
     return cpuBlocks > 0;

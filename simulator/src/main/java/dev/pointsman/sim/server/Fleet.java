@@ -78,14 +78,11 @@ public final class Fleet implements AutoCloseable {
         EngineConfig.of(pc.name(), pc.model(), profile)
             .withLoras(pc.maxLoras(), pc.maxCpuLoras())
             .withOffload(
-                options.kvOffloadGiB() > 0
-                    ? KvOffload.of(
-                        options.kvOffloadGiB(),
-                        KvOffload.DEFAULT_GB_PER_SECOND,
-                        profiles.model(pc.shape()),
-                        profile.blockSize(),
-                        profile.tensorParallel())
-                    : KvOffload.NONE);
+                KvOffload.forPod(
+                    options.kvOffloadGiB(),
+                    KvOffload.DEFAULT_GB_PER_SECOND,
+                    profiles.model(pc.shape()),
+                    profile));
     KvEventPublisher events =
         options.kvEventsPort() == null
             ? null

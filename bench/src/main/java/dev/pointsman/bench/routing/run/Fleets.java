@@ -29,14 +29,8 @@ public final class Fleets {
     GpuProfile profile =
         PROFILES.forEntry(scenario.name() + ": fleet[" + g + "]", group.gpu(), group.shape());
     KvOffload offload =
-        group.kvOffloadGiB() > 0
-            ? KvOffload.of(
-                group.kvOffloadGiB(),
-                group.kvOffloadGBps(),
-                PROFILES.model(group.shape()),
-                profile.blockSize(),
-                profile.tensorParallel())
-            : KvOffload.NONE;
+        KvOffload.forPod(
+            group.kvOffloadGiB(), group.kvOffloadGBps(), PROFILES.model(group.shape()), profile);
     List<EngineConfig> out = new ArrayList<>();
     for (int i = 0; i < group.count(); i++) {
       out.add(
