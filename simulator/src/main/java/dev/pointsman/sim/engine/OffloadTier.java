@@ -9,15 +9,14 @@ import java.util.Map;
  * --kv-offloading-backend native}): every block that becomes full on the GPU is also stored in CPU
  * memory, least recently used first out when the tier is full; a prompt whose prefix the GPU no
  * longer holds loads the blocks that follow its GPU hit from here instead of computing them.
- * Content hashes only, mapped to their parent's hash (0 for a prefix's first block) so that the
- * tier's own events name it.
+ * Content hashes only, in recency order.
  *
  * <p>A copy shares the map with the original until either side writes (a look-ahead copy that only
  * reads costs a pointer). Not thread-safe.
  */
 final class OffloadTier {
   private final int capacity;
-  private LinkedHashMap<Long, Long> blocks;
+  private LinkedHashMap<Long, Boolean> blocks;
   private boolean shared;
 
   OffloadTier(int capacity) {
@@ -34,11 +33,6 @@ final class OffloadTier {
 
   OffloadTier copy() {
     return new OffloadTier(this);
-  }
-
-  /** An empty tier of the same size, as after an engine restart. */
-  OffloadTier emptied() {
-    return new OffloadTier(capacity);
   }
 
   int capacity() {
@@ -69,12 +63,12 @@ final class OffloadTier {
       return; // the access moved it to the most recently used end
     }
     if (blocks.size() >= capacity) {
-      Iterator<Map.Entry<Long, Long>> oldest = blocks.entrySet().iterator();
+      Iterator<Map.Entry<Long, Boolean>> oldest = blocks.entrySet().iterator();
       long evicted = oldest.next().getKey();
       oldest.remove();
       events.offloadRemoved(evicted);
     }
-    blocks.put(hash, parent);
+    blocks.put(hash, Boolean.TRUE);
     events.offloaded(parent, hash, blockSize);
   }
 
@@ -86,14 +80,14 @@ final class OffloadTier {
 
   private void writable() {
     if (shared) {
-      LinkedHashMap<Long, Long> own = lru(capacity);
+      LinkedHashMap<Long, Boolean> own = lru(capacity);
       own.putAll(blocks);
       blocks = own;
       shared = false;
     }
   }
 
-  private static LinkedHashMap<Long, Long> lru(int capacity) {
+  private static LinkedHashMap<Long, Boolean> lru(int capacity) {
     return new LinkedHashMap<>(Math.min(capacity, 1 << 16), 0.75f, true);
   }
 }
