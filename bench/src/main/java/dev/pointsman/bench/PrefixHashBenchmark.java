@@ -1,7 +1,9 @@
 package dev.pointsman.bench;
 
 import dev.pointsman.bench.extproc.ExtProcLoad;
+import dev.pointsman.inference.request.ParserLimits;
 import dev.pointsman.inference.request.RequestParser;
+import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -14,9 +16,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The decision's prefix hashing of a parsed prompt, as the picker hashes it: the kept prompt of the
- * data-path harness's body ({@code ExtProcLoad.body}, plain ASCII, held a byte a character), in the
- * default 64-character blocks.
+ * The decision's prefix hashing of a parsed prompt, as the picker hashes it: the prompt the
+ * picker's parser keeps (its limits: up to {@link PickerApp#PREFIX_CHARS} characters, read in
+ * place) of the data-path harness's body ({@code ExtProcLoad.body}, plain ASCII, held a byte a
+ * character), in the default 64-character blocks.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -29,10 +32,10 @@ public class PrefixHashBenchmark {
 
   @Setup
   public void setUp() {
-    prompt =
-        RequestParser.withDefaults()
-            .parse("/v1/chat/completions", ExtProcLoad.body(bodyBytes))
-            .promptPrefix();
+    RequestParser parser =
+        new RequestParser(
+            new ParserLimits(ParserLimits.DEFAULT_MAX_BODY_BYTES, PickerApp.PREFIX_CHARS, 64));
+    prompt = parser.parse("/v1/chat/completions", ExtProcLoad.body(bodyBytes)).prompt();
   }
 
   @Benchmark

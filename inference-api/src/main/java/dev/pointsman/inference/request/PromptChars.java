@@ -73,22 +73,6 @@ public final class PromptChars implements CharSequence {
     return latin1 != null ? (char) (latin1[index] & 0xFF) : utf16[index];
   }
 
-  /**
-   * Copies characters {@code start} to {@code end} into {@code dst} from {@code dstStart}, as
-   * {@link String#getChars} does.
-   */
-  public void getChars(int start, int end, char[] dst, int dstStart) {
-    Objects.checkFromToIndex(start, end, length);
-    Objects.checkFromIndexSize(dstStart, end - start, dst.length);
-    if (latin1 != null) {
-      for (int i = start; i < end; i++) {
-        dst[dstStart + i - start] = (char) (latin1[i] & 0xFF);
-      }
-    } else {
-      System.arraycopy(utf16, start, dst, dstStart, end - start);
-    }
-  }
-
   @Override
   public CharSequence subSequence(int start, int end) {
     Objects.checkFromToIndex(start, end, length);

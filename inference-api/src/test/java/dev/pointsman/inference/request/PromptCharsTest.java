@@ -38,15 +38,6 @@ class PromptCharsTest {
       assertThatThrownBy(() -> p.charAt(-1)).isInstanceOf(IndexOutOfBoundsException.class);
       assertThat(p.subSequence(2, 7)).hasToString(t.substring(2, 7));
       assertThat(p).isEqualTo(PromptChars.of(new StringBuilder(t))).hasToString(t);
-      char[] copied = new char[8];
-      char[] expected = new char[8];
-      p.getChars(2, 7, copied, 1);
-      t.getChars(2, 7, expected, 1);
-      assertThat(copied).containsExactly(expected);
-      assertThatThrownBy(() -> p.getChars(2, t.length() + 1, new char[40], 0))
-          .isInstanceOf(IndexOutOfBoundsException.class);
-      assertThatThrownBy(() -> p.getChars(0, 5, new char[4], 0))
-          .isInstanceOf(IndexOutOfBoundsException.class);
     }
   }
 

@@ -1,15 +1,13 @@
 package dev.pointsman.picker.scheduling.prefix;
 
-import dev.pointsman.inference.request.PromptChars;
-
 /**
  * Splits prompt text into fixed-size character blocks and hashes each block chained with the
  * previous block's hash, the chain seeded with the model name. Two prompts share the first k hashes
  * exactly when they share the first k blocks of text (up to hash collisions) and the model.
  *
- * <p>Hashing reads every character up to the bound once, from an array the prompt is copied into
- * sixteen blocks at a time: a 256 KB prompt in about 28 µs on the development machine, in every JVM
- * ({@code PrefixHashBenchmark}; docs/benchmarks.md, "The prefix hasher reads arrays").
+ * <p>Hashing reads every character up to the bound once: about 0.4 ns a character on the
+ * development machine with the four lanes below (a 220 KB prompt in about 90 µs, against 165 µs
+ * with one chain; docs/benchmarks.md).
  *
  * @param blockChars characters per block (64 ≈ 16 tokens)
  * @param maxBlocks blocks hashed at most; a prompt that reaches them may go on unhashed ({@link
@@ -25,9 +23,6 @@ public record PrefixHasher(int blockChars, int maxBlocks) {
 
   /** An odd constant with well-spread bits (2^64 divided by the golden ratio). */
   private static final long WORD_MULTIPLIER = 0x9e3779b97f4a7c15L;
-
-  /** Blocks copied out of the prompt at a time, to be hashed from an array. */
-  private static final int COPY_BLOCKS = 16;
 
   /** Seeds that set lanes 1–3 apart from lane 0 (SplitMix64's first outputs from seed 0). */
   private static final long LANE_1 = 0xe220a8397b1dcdafL;
@@ -81,61 +76,36 @@ public record PrefixHasher(int blockChars, int maxBlocks) {
     int blocks = Math.min(maxBlocks, text.length() / blockChars);
     long[] out = new long[blocks];
     long h = mix(fnv(0xcbf29ce484222325L, model));
-    char[] chars = new char[Math.min(blocks, COPY_BLOCKS) * blockChars];
-    for (int b = 0; b < blocks; ) {
-      int n = Math.min(COPY_BLOCKS, blocks - b);
-      copy(text, b * blockChars, chars, n * blockChars);
-      for (int k = 0; k < n; k++, b++) {
-        h = block(h, chars, k * blockChars, (k + 1) * blockChars);
-        out[b] = h;
+    for (int b = 0; b < blocks; b++) {
+      long x0 = h;
+      long x1 = h ^ LANE_1;
+      long x2 = h ^ LANE_2;
+      long x3 = h ^ LANE_3;
+      int i = b * blockChars;
+      int end = i + blockChars;
+      for (; i + 16 <= end; i += 16) {
+        x0 = fold(x0, word(text, i));
+        x1 = fold(x1, word(text, i + 4));
+        x2 = fold(x2, word(text, i + 8));
+        x3 = fold(x3, word(text, i + 12));
       }
+      for (; i + 4 <= end; i += 4) {
+        x0 = fold(x0, word(text, i));
+      }
+      for (; i < end; i++) {
+        x0 = fold(x0, text.charAt(i));
+      }
+      h = mix(x0 + Long.rotateLeft(x1, 16) + Long.rotateLeft(x2, 32) + Long.rotateLeft(x3, 48));
+      out[b] = h;
     }
     return out;
   }
 
-  /**
-   * Copies {@code count} characters of {@code text} from {@code start} into {@code dst}: in bulk
-   * from the parser's kept prompt or a String, so that the block is hashed from an array, not
-   * through {@code CharSequence.charAt}, whose interface calls some JVMs left uninlined, hashing
-   * several times slower (docs/benchmarks.md, "The prefix hasher reads arrays").
-   */
-  private static void copy(CharSequence text, int start, char[] dst, int count) {
-    int end = start + count;
-    switch (text) {
-      case PromptChars p -> p.getChars(start, end, dst, 0);
-      case String s -> s.getChars(start, end, dst, 0);
-      default -> {
-        for (int i = start; i < end; i++) {
-          dst[i - start] = text.charAt(i);
-        }
-      }
-    }
-  }
-
-  /** The hash of the block {@code c[start..end)}, chained on {@code h}. */
-  private static long block(long h, char[] c, int start, int end) {
-    long x0 = h;
-    long x1 = h ^ LANE_1;
-    long x2 = h ^ LANE_2;
-    long x3 = h ^ LANE_3;
-    int i = start;
-    for (; i + 16 <= end; i += 16) {
-      x0 = fold(x0, word(c, i));
-      x1 = fold(x1, word(c, i + 4));
-      x2 = fold(x2, word(c, i + 8));
-      x3 = fold(x3, word(c, i + 12));
-    }
-    for (; i + 4 <= end; i += 4) {
-      x0 = fold(x0, word(c, i));
-    }
-    for (; i < end; i++) {
-      x0 = fold(x0, c[i]);
-    }
-    return mix(x0 + Long.rotateLeft(x1, 16) + Long.rotateLeft(x2, 32) + Long.rotateLeft(x3, 48));
-  }
-
-  private static long word(char[] c, int i) {
-    return c[i] | (long) c[i + 1] << 16 | (long) c[i + 2] << 32 | (long) c[i + 3] << 48;
+  private static long word(CharSequence text, int i) {
+    return text.charAt(i)
+        | (long) text.charAt(i + 1) << 16
+        | (long) text.charAt(i + 2) << 32
+        | (long) text.charAt(i + 3) << 48;
   }
 
   private static long fold(long x, long word) {
