@@ -9,6 +9,7 @@ import it.unimi.dsi.fastutil.longs.LongIterator;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToIntFunction;
 
 /**
@@ -36,6 +37,10 @@ public final class KvBlockIndex {
   private final int maxBlocksPerEndpoint;
   private final BlockHolders holders = new BlockHolders();
   private final BlockHolders offloadedHolders = new BlockHolders();
+
+  /** Entries on any endpoint's CPU tier: none means no engine offloads, and matching skips it. */
+  private final AtomicInteger offloadedEntries = new AtomicInteger();
+
   private final ConcurrentHashMap<String, Held> byEndpoint = new ConcurrentHashMap<>();
 
   public KvBlockIndex(int maxBlocksPerEndpoint) {
@@ -168,6 +173,9 @@ public final class KvBlockIndex {
 
   private void hold(Held held, boolean gpu, long key) {
     held.onTier[gpu ? 0 : 1]++;
+    if (!gpu) {
+      offloadedEntries.incrementAndGet();
+    }
     if ((gpu ? held.keyRefs : held.offloadedKeyRefs).addTo(key, 1) == 0) {
       (gpu ? holders : offloadedHolders).add(key, held.self);
     }
@@ -175,6 +183,9 @@ public final class KvBlockIndex {
 
   private void release(String address, Held held, boolean gpu, long key) {
     held.onTier[gpu ? 0 : 1]--;
+    if (!gpu) {
+      offloadedEntries.decrementAndGet();
+    }
     Long2IntOpenHashMap refs = gpu ? held.keyRefs : held.offloadedKeyRefs;
     if (refs.addTo(key, -1) <= 1) {
       refs.remove(key);
@@ -204,6 +215,7 @@ public final class KvBlockIndex {
     held.keyRefs.clear();
     held.offloadedKeyRefs.clear();
     held.byHash.clear();
+    offloadedEntries.addAndGet(-held.onTier[1]);
     held.onTier[0] = 0;
     held.onTier[1] = 0;
     held.evicted.clear();
@@ -261,7 +273,7 @@ public final class KvBlockIndex {
    * @param matched each candidate's leading GPU blocks, from {@link #match}
    */
   public int[] matchOffloaded(long[] keys, int[] matched, ToIntFunction<String> indexOf) {
-    if (offloadedHolders.size() == 0) {
+    if (offloadedEntries.get() == 0) {
       return new int[matched.length]; // no engine offloads: nothing to look up
     }
     int[] end = matched.clone();

@@ -142,6 +142,9 @@ public final class Engine {
    * offloading. Nothing changes.
    */
   public int offloadedPromptTokens(SimRequest r) {
+    if (!config.offload().enabled()) {
+      return 0; // no tier: nothing to hash the prompt for
+    }
     Seq probe = new Seq(r, promptBlockHashes(r), now, -1);
     int hits = sched.kv.cachedPrefixBlocks(probe);
     return sched.kv.offloadedBlocks(probe, hits) * config.gpu().blockSize();
