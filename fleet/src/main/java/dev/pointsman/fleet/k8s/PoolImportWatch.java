@@ -67,13 +67,12 @@ public final class PoolImportWatch implements AutoCloseable {
   private volatile KubernetesClient client;
   private volatile String namespace; // null until start() when it is the client's own
   private final Set<String> clusters;
-  private final AtomicReference<PoolExports> exports = new AtomicReference<>(PoolExports.NONE);
+  private final AtomicReference<Published> published =
+      new AtomicReference<>(new Published(0, PoolExports.NONE));
   private final Map<Failure, LongAdder> failures = new EnumMap<>(Failure.class);
   private final Set<String> unknownClusters = ConcurrentHashMap.newKeySet();
-  private final Map<String, Set<String>> read = new ConcurrentHashMap<>(); // import -> exporters
   private volatile SharedIndexInformer<GenericKubernetesResource> informer;
   private volatile boolean synced;
-  private volatile int imports;
   private volatile Failure lastFailure;
   private volatile String lastMessage;
   private volatile Failure logged; // the failure last logged at WARN; cleared by a publish
@@ -140,7 +139,7 @@ public final class PoolImportWatch implements AutoCloseable {
                       "InferencePoolImports read in namespace {}: {} import(s); placement follows"
                           + " them",
                       namespace,
-                      imports);
+                      imports());
                 }
               });
     } catch (RuntimeException e) {
@@ -151,7 +150,7 @@ public final class PoolImportWatch implements AutoCloseable {
 
   /** The latest exports read; {@link PoolExports#NONE} until the first complete list. */
   public PoolExports exports() {
-    return exports.get();
+    return published.get().exports();
   }
 
   /** Where the watch stands now. */
@@ -170,7 +169,7 @@ public final class PoolImportWatch implements AutoCloseable {
 
   /** Imports read (those naming no exporting cluster included). */
   public int imports() {
-    return imports;
+    return published.get().imports();
   }
 
   /** Cluster names imports gave that the fleet has no cluster for, sorted. */
@@ -185,9 +184,10 @@ public final class PoolImportWatch implements AutoCloseable {
     out.put("state", state().name().toLowerCase(java.util.Locale.ROOT));
     out.put("lastFailure", lastFailure == null ? null : lastFailure.label());
     out.put("lastFailureMessage", lastMessage);
-    out.put("imports", imports);
+    Published now = published.get(); // one snapshot: the count and the exporters agree
+    out.put("imports", now.imports());
     Map<String, Object> exported = new TreeMap<>();
-    exports.get().exporters().forEach((pool, names) -> exported.put(pool, new TreeSet<>(names)));
+    now.exports().exporters().forEach((pool, names) -> exported.put(pool, new TreeSet<>(names)));
     out.put("exporters", exported);
     out.put("unknownClusters", unknownClusters());
     Map<String, Long> counts = new TreeMap<>();
@@ -196,14 +196,32 @@ public final class PoolImportWatch implements AutoCloseable {
     return out;
   }
 
-  /** Records one import's exporters as its latest version says, and publishes. */
-  private void changed(GenericKubernetesResource imported) {
-    String name = imported.getMetadata() == null ? null : imported.getMetadata().getName();
-    if (name == null) {
+  /**
+   * Publishes the informer's cache, once the first list is complete; one writer at a time. It reads
+   * the cache itself rather than the events: fabric8 completes the start before it has delivered
+   * the listed objects to the handler, and the cache is filled first, so what is published at the
+   * sync is the whole list, and every later event publishes the cache as it stands after it.
+   */
+  private synchronized void publish() {
+    SharedIndexInformer<GenericKubernetesResource> i = informer;
+    if (!synced || i == null) {
       return;
     }
-    Set<String> names = PoolImports.exporters(imported);
-    for (String cluster : names) {
+    Map<String, Set<String>> read = new TreeMap<>(); // import -> exporters
+    for (GenericKubernetesResource imported : i.getStore().list()) {
+      String name = imported.getMetadata() == null ? null : imported.getMetadata().getName();
+      if (name != null) {
+        read.put(name, PoolImports.exporters(imported));
+        noteUnknown(name, read.get(name));
+      }
+    }
+    published.set(new Published(read.size(), new PoolExports(read)));
+    logged = null; // the API answered: the next failure is news
+  }
+
+  /** Counts and logs, once each, the exporting clusters the fleet has no cluster for. */
+  private void noteUnknown(String imported, Set<String> exporters) {
+    for (String cluster : exporters) {
       if (!clusters.contains(cluster)
           && unknownClusters.size() < MAX_UNKNOWN_LOGGED
           && unknownClusters.add(cluster)) {
@@ -212,23 +230,11 @@ public final class PoolImportWatch implements AutoCloseable {
                 + " fleet's clusters {}: requests for its pool are not sent there (no gateway"
                 + " address, no summary)",
             namespace,
-            name,
+            imported,
             cluster,
             new TreeSet<>(clusters));
       }
     }
-    read.put(name, names);
-    publish();
-  }
-
-  /** Publishes what has been read, once the first list is complete; one writer at a time. */
-  private synchronized void publish() {
-    if (!synced) {
-      return;
-    }
-    imports = read.size();
-    exports.set(new PoolExports(read));
-    logged = null; // the API answered: the next failure is news
   }
 
   private void failed(Throwable t) {
@@ -264,24 +270,24 @@ public final class PoolImportWatch implements AutoCloseable {
     }
   }
 
-  /** Keeps {@code read} as the informer's cache and publishes on every change; never blocks. */
+  /** Publishes the informer's cache on every change; never blocks. */
   private final class Publish implements ResourceEventHandler<GenericKubernetesResource> {
     @Override
     public void onAdd(GenericKubernetesResource obj) {
-      changed(obj);
+      publish();
     }
 
     @Override
     public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
-      changed(newObj);
+      publish();
     }
 
     @Override
     public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
-      if (obj.getMetadata() != null) {
-        read.remove(obj.getMetadata().getName());
-      }
       publish();
     }
   }
+
+  /** What one publish saw: the imports read and the exports they give, read together. */
+  private record Published(int imports, PoolExports exports) {}
 }

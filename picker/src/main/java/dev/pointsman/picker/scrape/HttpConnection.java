@@ -81,11 +81,12 @@ final class HttpConnection {
             + "\r\nAccept: "
             + accept
             + "\r\nUser-Agent: pointsman-picker\r\n\r\n";
+    // On the heap: nothing to release when the connection goes (a direct buffer is native memory
+    // that only release() frees, and a connection has no last moment its writes are all done).
+    // Netty copies it to a pooled direct buffer for each write, a hundred bytes per scrape.
     this.request =
         Unpooled.unreleasableBuffer(
-            Unpooled.directBuffer(head.length())
-                .writeBytes(head.getBytes(StandardCharsets.US_ASCII))
-                .asReadOnly());
+            Unpooled.wrappedBuffer(head.getBytes(StandardCharsets.US_ASCII)).asReadOnly());
   }
 
   /**
