@@ -67,10 +67,17 @@ public final class PromptChars implements CharSequence {
     return length;
   }
 
+  /**
+   * Kept at 35 bytes of bytecode, HotSpot's {@code MaxInlineSize}: C2 inlines a method that size
+   * wherever the call is hot by its caller's profile, a larger one only where the profile also
+   * counts it as frequent (the prefix hasher reads a long prompt through here; docs/benchmarks.md,
+   * "The prefix hasher").
+   */
   @Override
   public char charAt(int index) {
     Objects.checkIndex(index, length);
-    return latin1 != null ? (char) (latin1[index] & 0xFF) : utf16[index];
+    byte[] narrow = latin1;
+    return narrow != null ? (char) Byte.toUnsignedInt(narrow[index]) : utf16[index];
   }
 
   @Override

@@ -24,6 +24,14 @@ public record PrefixHasher(int blockChars, int maxBlocks) {
   /** An odd constant with well-spread bits (2^64 divided by the golden ratio). */
   private static final long WORD_MULTIPLIER = 0x9e3779b97f4a7c15L;
 
+  /** Each word's fold: multiply, then rotate left this far. */
+  private static final int FOLD_ROTATION = 29;
+
+  /** Murmur3's 64-bit finalizer's multipliers. */
+  private static final long MIX_1 = 0xff51afd7ed558ccdL;
+
+  private static final long MIX_2 = 0xc4ceb9fe1a85ec53L;
+
   /** Seeds that set lanes 1–3 apart from lane 0 (SplitMix64's first outputs from seed 0). */
   private static final long LANE_1 = 0xe220a8397b1dcdafL;
 
@@ -76,6 +84,10 @@ public record PrefixHasher(int blockChars, int maxBlocks) {
     int blocks = Math.min(maxBlocks, text.length() / blockChars);
     long[] out = new long[blocks];
     long h = mix(fnv(0xcbf29ce484222325L, model));
+    // The loops call nothing but charAt, every other step written out: C2 inlines a call in a
+    // loop by the profile of the method the call is written in, and a small helper's profile
+    // (a word read, a fold) was sometimes never gathered, so that one JVM in four to eight left
+    // the reads uninlined and hashed six times slower (docs/benchmarks.md, "The prefix hasher").
     for (int b = 0; b < blocks; b++) {
       long x0 = h;
       long x1 = h ^ LANE_1;
@@ -84,32 +96,55 @@ public record PrefixHasher(int blockChars, int maxBlocks) {
       int i = b * blockChars;
       int end = i + blockChars;
       for (; i + 16 <= end; i += 16) {
-        x0 = fold(x0, word(text, i));
-        x1 = fold(x1, word(text, i + 4));
-        x2 = fold(x2, word(text, i + 8));
-        x3 = fold(x3, word(text, i + 12));
+        long w0 =
+            text.charAt(i)
+                | (long) text.charAt(i + 1) << 16
+                | (long) text.charAt(i + 2) << 32
+                | (long) text.charAt(i + 3) << 48;
+        long w1 =
+            text.charAt(i + 4)
+                | (long) text.charAt(i + 5) << 16
+                | (long) text.charAt(i + 6) << 32
+                | (long) text.charAt(i + 7) << 48;
+        long w2 =
+            text.charAt(i + 8)
+                | (long) text.charAt(i + 9) << 16
+                | (long) text.charAt(i + 10) << 32
+                | (long) text.charAt(i + 11) << 48;
+        long w3 =
+            text.charAt(i + 12)
+                | (long) text.charAt(i + 13) << 16
+                | (long) text.charAt(i + 14) << 32
+                | (long) text.charAt(i + 15) << 48;
+        x0 = (x0 ^ w0) * WORD_MULTIPLIER;
+        x1 = (x1 ^ w1) * WORD_MULTIPLIER;
+        x2 = (x2 ^ w2) * WORD_MULTIPLIER;
+        x3 = (x3 ^ w3) * WORD_MULTIPLIER;
+        x0 = x0 << FOLD_ROTATION | x0 >>> -FOLD_ROTATION;
+        x1 = x1 << FOLD_ROTATION | x1 >>> -FOLD_ROTATION;
+        x2 = x2 << FOLD_ROTATION | x2 >>> -FOLD_ROTATION;
+        x3 = x3 << FOLD_ROTATION | x3 >>> -FOLD_ROTATION;
       }
       for (; i + 4 <= end; i += 4) {
-        x0 = fold(x0, word(text, i));
+        long w =
+            text.charAt(i)
+                | (long) text.charAt(i + 1) << 16
+                | (long) text.charAt(i + 2) << 32
+                | (long) text.charAt(i + 3) << 48;
+        x0 = (x0 ^ w) * WORD_MULTIPLIER;
+        x0 = x0 << FOLD_ROTATION | x0 >>> -FOLD_ROTATION;
       }
       for (; i < end; i++) {
-        x0 = fold(x0, text.charAt(i));
+        x0 = (x0 ^ text.charAt(i)) * WORD_MULTIPLIER;
+        x0 = x0 << FOLD_ROTATION | x0 >>> -FOLD_ROTATION;
       }
-      h = mix(x0 + Long.rotateLeft(x1, 16) + Long.rotateLeft(x2, 32) + Long.rotateLeft(x3, 48));
+      long z = x0 + (x1 << 16 | x1 >>> 48) + (x2 << 32 | x2 >>> 32) + (x3 << 48 | x3 >>> 16);
+      z = (z ^ (z >>> 33)) * MIX_1; // Murmur3's finalizer, as in mix()
+      z = (z ^ (z >>> 33)) * MIX_2;
+      h = z ^ (z >>> 33);
       out[b] = h;
     }
     return out;
-  }
-
-  private static long word(CharSequence text, int i) {
-    return text.charAt(i)
-        | (long) text.charAt(i + 1) << 16
-        | (long) text.charAt(i + 2) << 32
-        | (long) text.charAt(i + 3) << 48;
-  }
-
-  private static long fold(long x, long word) {
-    return Long.rotateLeft((x ^ word) * WORD_MULTIPLIER, 29);
   }
 
   private static long fnv(long seed, CharSequence s) {
@@ -122,8 +157,8 @@ public record PrefixHasher(int blockChars, int maxBlocks) {
 
   /** Murmur3's 64-bit finalizer: spreads every input bit over the output. */
   private static long mix(long z) {
-    z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
-    z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+    z = (z ^ (z >>> 33)) * MIX_1;
+    z = (z ^ (z >>> 33)) * MIX_2;
     return z ^ (z >>> 33);
   }
 }

@@ -34,6 +34,25 @@ class PrefixHasherTest {
   }
 
   @Test
+  void theHashesAreThoseEarlierReleasesGave() {
+    // replicas share block hashes (the replicated prefix index), and during a rolling update
+    // replicas of two releases route side by side: a release that hashed differently would match
+    // nothing the other inserted. These are the hashes the first four-lane hasher gave.
+    StringBuilder t = new StringBuilder();
+    for (int i = 0; i < 300; i++) {
+      t.append((char) ('a' + i * 7 % 26)).append(i % 11 == 0 ? " " : "");
+    }
+
+    assertThat(PrefixHasher.DEFAULT.hash("meta-llama/Llama-3.1-8B-Instruct", t))
+        .containsExactly(
+            0x36013c6224cea475L,
+            0x8554e75343e6a0afL,
+            0x5249281b971f0487L,
+            0x523bae57aae43478L,
+            0xb8a80fcee8b274e2L);
+  }
+
+  @Test
   void differentModelGivesDifferentHashesFromTheFirstBlock() {
     long[] a = hasher.hash("llama", text);
     long[] b = hasher.hash("mistral", text);
