@@ -211,8 +211,9 @@ public final class PoolImportWatch implements AutoCloseable {
     for (GenericKubernetesResource imported : i.getStore().list()) {
       String name = imported.getMetadata() == null ? null : imported.getMetadata().getName();
       if (name != null) {
-        read.put(name, PoolImports.exporters(imported));
-        noteUnknown(name, read.get(name));
+        Set<String> exporters = PoolImports.exporters(imported);
+        read.put(name, exporters);
+        noteUnknown(name, exporters);
       }
     }
     published.set(new Published(read.size(), new PoolExports(read)));
