@@ -68,11 +68,11 @@ public final class PoolImportWatch implements AutoCloseable {
   private volatile String namespace; // null until start() when it is the client's own
   private final Set<String> clusters;
   private final AtomicReference<Published> published =
-      new AtomicReference<>(new Published(0, PoolExports.NONE));
+      new AtomicReference<>(new Published(false, 0, PoolExports.NONE));
   private final Map<Failure, LongAdder> failures = new EnumMap<>(Failure.class);
   private final Set<String> unknownClusters = ConcurrentHashMap.newKeySet();
   private volatile SharedIndexInformer<GenericKubernetesResource> informer;
-  private volatile boolean synced;
+  private volatile boolean synced; // the first list is complete; published from then on
   private volatile Failure lastFailure;
   private volatile String lastMessage;
   private volatile Failure logged; // the failure last logged at WARN; cleared by a publish
@@ -156,7 +156,7 @@ public final class PoolImportWatch implements AutoCloseable {
   /** Where the watch stands now. */
   public State state() {
     SharedIndexInformer<GenericKubernetesResource> i = informer;
-    if (synced) {
+    if (published.get().listed()) { // not synced: "watching" only once the list is published
       return i != null && i.isWatching() ? State.WATCHING : State.RECONNECTING;
     }
     return lastFailure == null ? State.STARTING : State.UNAVAILABLE;
@@ -216,7 +216,7 @@ public final class PoolImportWatch implements AutoCloseable {
         noteUnknown(name, exporters);
       }
     }
-    published.set(new Published(read.size(), new PoolExports(read)));
+    published.set(new Published(true, read.size(), new PoolExports(read)));
     logged = null; // the API answered: the next failure is news
   }
 
@@ -289,6 +289,9 @@ public final class PoolImportWatch implements AutoCloseable {
     }
   }
 
-  /** What one publish saw: the imports read and the exports they give, read together. */
-  private record Published(int imports, PoolExports exports) {}
+  /**
+   * What one publish saw, read together: whether the first list is in it, the imports read and the
+   * exports they give.
+   */
+  private record Published(boolean listed, int imports, PoolExports exports) {}
 }

@@ -219,6 +219,35 @@ class PoolImportPlacementTest {
   }
 
   @Test
+  void importsThereBeforeTheWatchStartsArePublishedByTheTimeItSaysWatching() {
+    // fabric8 completes the informer's start before it hands the listed objects to the handler;
+    // "watching" must not be seen before what was listed is published (CI saw "watching" with no
+    // exports, and a count of imports without the exports). Twenty starts, each read the moment
+    // the state changes.
+    installCrd();
+    exportedBy("llm-pool", "b", "z");
+    for (int round = 0; round < 20; round++) {
+      if (watch != null) {
+        watch.close();
+      }
+      startWatch(client());
+      PoolImportWatch.State state;
+      do {
+        state = watch.state();
+        Thread.onSpinWait();
+      } while (state == PoolImportWatch.State.STARTING);
+
+      assertThat(state).as("round %d", round).isEqualTo(PoolImportWatch.State.WATCHING);
+      assertThat(exporters("llm-pool")).as("round %d", round).isEqualTo(Set.of("b", "z"));
+      assertThat(watch.report())
+          .as("round %d", round)
+          .containsEntry("imports", 1)
+          .containsEntry("unknownClusters", Set.of("z"));
+      assertThat(placed("llama")).as("round %d", round).isEqualTo(B);
+    }
+  }
+
+  @Test
   void anExportingClusterTheFleetDoesNotKnowIsCountedOnceAndNotRoutedTo() {
     installCrd();
     startWatch(client());
