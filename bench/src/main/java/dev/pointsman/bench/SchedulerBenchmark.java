@@ -100,6 +100,14 @@ public class SchedulerBenchmark {
   @Param({"0"})
   public double kvFloor;
 
+  /**
+   * Requests in flight on every endpoint, each with its own unrelated 2 KB prompt: the predicted-
+   * latency scorer asks whether the holder's cached prefix is shared by one of them, and an
+   * unshared one (a conversation's history) is read against every one (the worst case).
+   */
+  @Param({"0"})
+  public int liveRequests;
+
   private Scheduler scheduler;
   private SchedulingPolicy policy;
   private ScheduledExecutorService drainer;
@@ -188,6 +196,12 @@ public class SchedulerBenchmark {
         long[] blocks = hasher.hash(r.model(), r.promptPrefix());
         int keep = 1 + seed.nextInt(blocks.length);
         index.record(e.address(), java.util.Arrays.copyOf(blocks, keep));
+      }
+    }
+    for (EndpointState e : states) {
+      for (int k = 0; k < liveRequests; k++) {
+        long[] blocks = hasher.hash(MODEL, text(seed, 2_048));
+        inFlight.assign(e.address(), 512, 0, null, false, blocks);
       }
     }
     random = new SplittableRandom(7);

@@ -20,6 +20,7 @@ public final class CycleState {
   private final AdapterLoadModel adapterLoads;
   private final LatencyModel tpotModel;
   private int[] prefixMatches;
+  private int[] textMatches;
   private int[] offloadedMatches;
   private double offloadedCredit;
   private int prefixTotal = -1;
@@ -220,6 +221,32 @@ public final class CycleState {
 
   void prefixMatches(int[] matches) {
     this.prefixMatches = matches;
+    this.textMatches = matches;
+  }
+
+  /**
+   * Whether the prompt blocks candidate {@code i} holds by the picker's own index are shared by
+   * another request the picker has in flight there ({@link InFlightTracker#sharedInFlight}); false
+   * where they are not, or it holds none by that index, or without the picker's accounting ({@link
+   * #knowsSharing}).
+   */
+  public boolean heldPrefixSharedInFlight(int i, String address) {
+    if (!knowsSharing()) {
+      return false;
+    }
+    return inFlight.sharedInFlight(address, promptBlocks, textMatches[i]);
+  }
+
+  /**
+   * Whether {@link #heldPrefixSharedInFlight} can tell: the picker's index and accounting exist.
+   */
+  public boolean knowsSharing() {
+    return inFlight != null && textMatches != null;
+  }
+
+  /** Leading prompt blocks candidate {@code i} holds by the picker's own index (0 without one). */
+  public int textMatches(int i) {
+    return textMatches == null ? 0 : textMatches[i];
   }
 
   /**

@@ -19,12 +19,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * replicas reported ({@link #peerLoads}): one immutable map, replaced whole by the one thread that
  * merges the peers' reports, so reading it on the decision path is one volatile read and a lookup.
  *
- * <p>Thread-safe: shared by all request threads and the scrape publisher. Every operation is O(1).
+ * <p>Thread-safe: shared by all request threads and the scrape publisher. Every operation is O(1)
+ * but {@link #sharedInFlight}, which reads the endpoint's live requests.
  */
 public final class InFlightTracker {
 
   private final ConcurrentHashMap<String, Counters> byEndpoint = new ConcurrentHashMap<>();
   private volatile Map<String, Load> peers = Map.of();
+
+  /** No prompt blocks: a pick whose prompt is not matched against others in flight. */
+  private static final long[] NO_BLOCKS = new long[0];
 
   /** Records a pick; the returned ticket must be released when the request's stream ends. */
   public Ticket assign(String address, long promptTokens) {
@@ -46,6 +50,22 @@ public final class InFlightTracker {
    */
   public Ticket assign(
       String address, long promptTokens, long prefillTokens, String adapter, boolean load) {
+    return assign(address, promptTokens, prefillTokens, adapter, load, NO_BLOCKS);
+  }
+
+  /**
+   * As {@link #assign(String, long, long, String, boolean)}, for a prompt with these chained
+   * prefix-block hashes (not copied: the caller no longer changes them), which {@link
+   * #sharedInFlight} reads while the request lives: the ticket holds them until it is released, 8
+   * bytes per block (512 bytes for a 4 KB prompt, 32 KB for 256 KB).
+   */
+  public Ticket assign(
+      String address,
+      long promptTokens,
+      long prefillTokens,
+      String adapter,
+      boolean load,
+      long[] blocks) {
     Counters c = counters(address);
     long epoch;
     synchronized (c) {
@@ -65,8 +85,56 @@ public final class InFlightTracker {
     c.liveTokens.addAndGet(promptTokens);
     c.prefillRequests.incrementAndGet();
     c.prefillTokens.addAndGet(prefillTokens);
-    return new Ticket(
-        address, c, epoch, promptTokens, prefillTokens, adapter, adapter != null && load);
+    Ticket ticket =
+        new Ticket(
+            address,
+            c,
+            epoch,
+            promptTokens,
+            prefillTokens,
+            adapter,
+            adapter != null && load,
+            blocks);
+    if (blocks.length > 0) {
+      c.prompts.add(ticket);
+    }
+    return ticket;
+  }
+
+  /**
+   * Whether another live request this replica sent to {@code address} shares the first {@code
+   * depth} blocks of {@code blocks} and is not an earlier turn of the same prompt: it goes on past
+   * them differently, or ends inside them where this one does not. A conversation's next turn,
+   * whose previous turn may still be answering, shares its prefix with no one then; a system prompt
+   * or a document that many requests start with is shared while any of the others is in flight.
+   * Chained hashes make one comparison per request enough: block k is equal only where every block
+   * before it is too. O(the endpoint's live requests), stopping at the first sharer; a peer
+   * replica's requests are not seen.
+   */
+  public boolean sharedInFlight(String address, long[] blocks, int depth) {
+    if (depth <= 0 || depth > blocks.length) {
+      return false;
+    }
+    Counters c = byEndpoint.get(address);
+    if (c == null) {
+      return false;
+    }
+    long key = blocks[depth - 1];
+    for (Ticket t : c.prompts) {
+      long[] other = t.blocks;
+      if (other.length >= depth && other[depth - 1] == key && !earlierTurn(other, blocks)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether {@code other} is a prefix of {@code blocks}: its last block is theirs at that place.
+   */
+  private static boolean earlierTurn(long[] other, long[] blocks) {
+    int n = other.length;
+    return n <= blocks.length && other[n - 1] == blocks[n - 1];
   }
 
   /**
@@ -77,7 +145,7 @@ public final class InFlightTracker {
   public Ticket transfer(Ticket from, String address) {
     boolean prefilled = from.prefilled.get();
     from.release();
-    Ticket to = assign(address, from.tokens, from.prefill, from.adapter, false);
+    Ticket to = assign(address, from.tokens, from.prefill, from.adapter, false, from.blocks);
     if (prefilled) {
       to.firstToken();
     }
@@ -347,6 +415,9 @@ public final class InFlightTracker {
     /** Loads triggered and not yet seen finish. */
     int loads;
 
+    /** Live tickets with prompt blocks ({@link #sharedInFlight}). */
+    final Set<Ticket> prompts = ConcurrentHashMap.newKeySet();
+
     final AtomicLong liveRequests = new AtomicLong();
     final AtomicLong liveTokens = new AtomicLong();
     final AtomicLong prefillRequests = new AtomicLong();
@@ -362,6 +433,7 @@ public final class InFlightTracker {
     private final long prefill;
     private final String adapter;
     private final boolean load;
+    private final long[] blocks;
     private final AtomicBoolean released = new AtomicBoolean();
     private final AtomicBoolean prefilled = new AtomicBoolean();
 
@@ -372,7 +444,8 @@ public final class InFlightTracker {
         long tokens,
         long prefill,
         String adapter,
-        boolean load) {
+        boolean load,
+        long[] blocks) {
       this.address = address;
       this.counters = counters;
       this.epoch = epoch;
@@ -380,6 +453,7 @@ public final class InFlightTracker {
       this.prefill = prefill;
       this.adapter = adapter;
       this.load = load;
+      this.blocks = blocks;
     }
 
     /**
@@ -417,6 +491,9 @@ public final class InFlightTracker {
         return false;
       }
       firstToken();
+      if (blocks.length > 0) {
+        counters.prompts.remove(this);
+      }
       counters.liveRequests.decrementAndGet();
       counters.liveTokens.addAndGet(-tokens);
       synchronized (counters) {

@@ -74,6 +74,8 @@ public final class Plugins {
     double slotWait =
         spec.number("loraSlotWaitSeconds", PredictedLatencyScorer.DEFAULT_SLOT_WAIT_SECONDS, path);
     double cacheValue = spec.number("cacheValue", PredictedLatencyScorer.DEFAULT_CACHE_VALUE, path);
+    double privateCacheValue =
+        spec.number("privateCacheValue", PredictedLatencyScorer.DEFAULT_PRIVATE_CACHE_VALUE, path);
     double decodeValue =
         spec.number("decodeValue", PredictedLatencyScorer.DEFAULT_DECODE_VALUE, path);
     double kvAdmission = spec.number("kvAdmission", 1, path);
@@ -85,7 +87,14 @@ public final class Plugins {
         spec.number("kvReserveSteps", PredictedLatencyScorer.DEFAULT_KV_RESERVE_STEPS, path);
     try {
       return new PredictedLatencyScorer(
-          mean, lora, slotWait, cacheValue, decodeValue, kvAdmission == 1, kvReserveSteps);
+          mean,
+          lora,
+          slotWait,
+          cacheValue,
+          privateCacheValue,
+          decodeValue,
+          kvAdmission == 1,
+          kvReserveSteps);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(path + ".params." + e.getMessage(), e);
     }

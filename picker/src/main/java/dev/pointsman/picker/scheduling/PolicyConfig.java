@@ -28,7 +28,9 @@ public record PolicyConfig(
    * blocks admission (since 2026-12-06), not the preemptions a nearly full one will cause: long
    * prompts that stick to the pods caching them fill those pods' KV caches. The prefix scorer
    * weighs 2 (1 until 2026-12-04): conversations and shared documents stay where they are cached.
-   * The weights were chosen by the routing benchmark on its training set (docs/plugins/README.md,
+   * Moving a conversation's own history (a prefix no other request in flight shares) is priced at
+   * the predicted-latency scorer's {@code privateCacheValue}, 8 (since 2026-12-06). The weights
+   * were chosen by the routing benchmark on its training set (docs/plugins/README.md,
    * docs/benchmarks.md).
    */
   public static PolicyConfig defaults() {

@@ -320,7 +320,8 @@ public final class Scheduler {
             request.promptTokens(),
             (long) uncached,
             request.adapter(),
-            lora.triggersLoad());
+            lora.triggersLoad(),
+            state.promptBlocks());
     learnPick(primary.address(), state.promptBlocks(), request.adapter(), uncached);
     learning.picked(primary.address(), state.promptBlocks(), request.adapter(), uncached);
     List<String> addresses = new ArrayList<>(n);

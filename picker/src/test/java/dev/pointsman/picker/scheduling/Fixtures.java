@@ -62,6 +62,13 @@ public final class Fixtures {
     return s;
   }
 
+  /** As {@link #cycle(long[], int[])}, with the picker's accounting of its requests in flight. */
+  public static CycleState cycle(long[] blocks, int[] matches, InFlightTracker inFlight) {
+    CycleState s = new CycleState(0L, blocks, null, null, null, inFlight, null, null);
+    s.prefixMatches(matches);
+    return s;
+  }
+
   /** A cycle state whose prefix matches are already computed (as the scheduler does). */
   public static CycleState cycle(long[] blocks, int[] matches) {
     CycleState s = new CycleState(0L, blocks);

@@ -37,6 +37,42 @@ class InFlightTrackerTest {
   }
 
   @Test
+  void aPrefixIsSharedByAnotherLiveRequestThatGoesOnDifferentlyNotByAnEarlierTurn() {
+    long[] turn3 = {1, 2, 3, 4, 5, 6};
+    long[] turn2 = {1, 2, 3, 4};
+    long[] sibling = {1, 2, 3, 9, 9};
+    long[] shorter = {1, 2};
+
+    InFlightTracker.Ticket earlier = tracker.assign(A, 64, 0, null, false, turn2);
+    assertThat(tracker.sharedInFlight(A, turn3, 4)).as("its own earlier turn").isFalse();
+    assertThat(tracker.sharedInFlight(A, turn3, 2)).isFalse();
+
+    InFlightTracker.Ticket other = tracker.assign(A, 80, 0, null, false, sibling);
+    assertThat(tracker.sharedInFlight(A, turn3, 3)).as("blocks 1-3, then its own way").isTrue();
+    assertThat(tracker.sharedInFlight(A, turn3, 4)).as("it differs at block 4").isFalse();
+    assertThat(tracker.sharedInFlight(B, turn3, 3)).as("another endpoint").isFalse();
+    assertThat(tracker.sharedInFlight(A, turn3, 0)).isFalse();
+    assertThat(tracker.sharedInFlight(A, turn3, 7)).as("deeper than the prompt").isFalse();
+
+    // a live request that is a prefix of this one shares nothing with it but its own history; one
+    // this prompt is a prefix of (the next turn, in flight while this one is asked again) shares
+    tracker.assign(B, 32, 0, null, false, shorter);
+    assertThat(tracker.sharedInFlight(B, turn2, 2)).isFalse();
+    tracker.assign(B, 96, 0, null, false, turn3);
+    assertThat(tracker.sharedInFlight(B, turn2, 2)).isTrue();
+
+    other.release();
+    assertThat(tracker.sharedInFlight(A, turn3, 3)).as("released").isFalse();
+    InFlightTracker.Ticket moved = tracker.transfer(earlier, B);
+    assertThat(moved.address()).isEqualTo(B);
+    assertThat(tracker.sharedInFlight(B, new long[] {1, 2, 3, 7}, 3))
+        .as("a transferred ticket keeps its blocks")
+        .isTrue();
+    tracker.assign(A, 10, 10, null, false); // no blocks: never a sharer
+    assertThat(tracker.sharedInFlight(A, turn3, 1)).isFalse();
+  }
+
+  @Test
   void ownLoadsCarryTheLiveAdaptersAndTheLoadsTheyTriggered() {
     InFlightTracker.Ticket sql = tracker.assign(A, 10, 10, "sql", true);
     tracker.assign(A, 10, 10, "sql", false);

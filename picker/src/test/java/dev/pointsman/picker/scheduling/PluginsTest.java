@@ -192,6 +192,11 @@ class PluginsTest {
     assertThatThrownBy(() -> Plugins.build(reserve))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("scorers[0].params.kvReserveSteps: -2.0 (expected a finite number >= 0)");
+    PolicyConfig privately =
+        scorers(new PluginSpec("predicted-latency-scorer", 4.0, Map.of("privateCacheValue", -1)));
+    assertThatThrownBy(() -> Plugins.build(privately))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("scorers[0].params.privateCacheValue: -1.0 (expected a finite number >= 0)");
     PolicyConfig off =
         scorers(
             new PluginSpec(

@@ -23,11 +23,14 @@ import java.util.List;
  * candidate that would recompute prompt tokens another candidate holds in cache is charged that
  * prefill too, in seconds of its GPU, scaled by how full the candidates' KV caches are ({@code
  * cacheValue}): an idle fleet has compute to spare, a busy one pays for every recomputed prompt in
- * capacity, at the endpoint's learned speed. With {@code decodeValue} above 0 (off by default), a
- * candidate is also charged what joining its running batch costs the requests already there: every
- * step reads this request's KV cache too. Where a candidate's KV cache is too full to admit the
- * prefill queued there and this prompt, the prediction includes the wait for finishing requests to
- * free blocks ({@code kvAdmission}, on by default). Score is {@code fastest / this}, in (0,1].
+ * capacity, at the endpoint's learned speed. Where what the holder caches is no other in-flight
+ * request's (a conversation's history, whose next turn this is), moving costs more: the recompute
+ * buys no replica that others will use, and the session's later turns follow it; that prefill is
+ * charged at {@code privateCacheValue} instead. With {@code decodeValue} above 0 (off by default),
+ * a candidate is also charged what joining its running batch costs the requests already there:
+ * every step reads this request's KV cache too. Where a candidate's KV cache is too full to admit
+ * the prefill queued there and this prompt, the prediction includes the wait for finishing requests
+ * to free blocks ({@code kvAdmission}, on by default). Score is {@code fastest / this}, in (0,1].
  */
 public final class PredictedLatencyScorer implements Scorer {
   public static final String TYPE = "predicted-latency-scorer";
@@ -40,6 +43,12 @@ public final class PredictedLatencyScorer implements Scorer {
 
   /** Default weight of the fleet's cost of recomputing a prompt that another endpoint caches. */
   public static final double DEFAULT_CACHE_VALUE = 1.0;
+
+  /**
+   * Default weight of that cost where the cached prefix is no other in-flight request's (a
+   * conversation's own history).
+   */
+  public static final double DEFAULT_PRIVATE_CACHE_VALUE = 8.0;
 
   /** Default weight of the decoding time a request adds to the running batch it joins. */
   public static final double DEFAULT_DECODE_VALUE = 0.0;
@@ -57,6 +66,7 @@ public final class PredictedLatencyScorer implements Scorer {
   private final double loraLoadSeconds;
   private final double loraSlotWaitSeconds;
   private final double cacheValue;
+  private final double privateCacheValue;
   private final double decodeValue;
   private final boolean kvAdmission;
   private final double kvReserveSteps;
@@ -70,6 +80,7 @@ public final class PredictedLatencyScorer implements Scorer {
         0.5,
         DEFAULT_SLOT_WAIT_SECONDS,
         DEFAULT_CACHE_VALUE,
+        DEFAULT_PRIVATE_CACHE_VALUE,
         DEFAULT_DECODE_VALUE,
         true,
         DEFAULT_KV_RESERVE_STEPS);
@@ -83,6 +94,8 @@ public final class PredictedLatencyScorer implements Scorer {
    *     have been observed
    * @param cacheValue how much of the fleet's cost of recomputing a cached prompt counts, at full
    *     KV-cache use (0 = judge each request by its own TTFT alone)
+   * @param privateCacheValue the same where the holder's cached prefix is shared by no other
+   *     request in flight there: a conversation's own history
    * @param decodeValue how much a second of decoding that this request adds to the requests running
    *     where it goes (they all read its KV cache at every step) counts against a second of its own
    *     time to first token; 0 = time to first token alone
@@ -96,6 +109,7 @@ public final class PredictedLatencyScorer implements Scorer {
       double loraLoadSeconds,
       double loraSlotWaitSeconds,
       double cacheValue,
+      double privateCacheValue,
       double decodeValue,
       boolean kvAdmission,
       double kvReserveSteps) {
@@ -119,6 +133,11 @@ public final class PredictedLatencyScorer implements Scorer {
     }
     this.loraSlotWaitSeconds = loraSlotWaitSeconds;
     this.cacheValue = cacheValue;
+    if (!(privateCacheValue >= 0) || Double.isInfinite(privateCacheValue)) {
+      throw new IllegalArgumentException(
+          "privateCacheValue: " + privateCacheValue + " (expected a finite number >= 0)");
+    }
+    this.privateCacheValue = privateCacheValue;
     if (!(decodeValue >= 0) || Double.isInfinite(decodeValue)) {
       throw new IllegalArgumentException(
           "decodeValue: " + decodeValue + " (expected a finite number >= 0)");
@@ -172,8 +191,16 @@ public final class PredictedLatencyScorer implements Scorer {
     // Recomputing a prompt another endpoint holds costs the fleet that prefill, which matters as
     // much as the fleet is busy: weighed by the candidates' mean KV-cache use, a proxy for it.
     // The prefill is priced at the endpoint's learned speed: its prior's throughput over the
-    // factor its observed first tokens taught the model.
-    double busy = cacheValue * kvUse / n;
+    // factor its observed first tokens taught the model. Moving a prefix that no other request in
+    // flight shares (a conversation's history) is priced at the private value.
+    double value =
+        privateCacheValue != cacheValue
+                && kvUse > 0
+                && fewestUncached < request.promptTokens()
+                && heldPrivately(candidates, context, uncached, fewestUncached)
+            ? privateCacheValue
+            : cacheValue;
+    double busy = value * kvUse / n;
     for (int i = 0; i < n; i++) {
       if (busy > 0 && uncached[i] > fewestUncached) {
         Candidate c = candidates.get(i);
@@ -194,6 +221,28 @@ public final class PredictedLatencyScorer implements Scorer {
     for (int i = 0; i < n; i++) {
       out[i] = best / out[i];
     }
+  }
+
+  /**
+   * Whether the candidates holding the most of this prompt hold, by the picker's own index, a
+   * prefix that no other request in flight there shares: true only where that is known for at least
+   * one of them and none of them shares it.
+   */
+  private static boolean heldPrivately(
+      List<Candidate> candidates, CycleState context, double[] uncached, double fewest) {
+    if (!context.knowsSharing()) {
+      return false;
+    }
+    boolean known = false;
+    for (int i = 0; i < uncached.length; i++) {
+      if (uncached[i] == fewest && context.textMatches(i) > 0) {
+        if (context.heldPrefixSharedInFlight(i, candidates.get(i).address())) {
+          return false;
+        }
+        known = true;
+      }
+    }
+    return known;
   }
 
   /**

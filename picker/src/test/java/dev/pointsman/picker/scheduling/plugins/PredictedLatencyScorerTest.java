@@ -115,7 +115,7 @@ class PredictedLatencyScorerTest {
                       0, 0, kv, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
                   InFlightTracker.Load.NONE));
       double[] cacheBlind = new double[2];
-      new PredictedLatencyScorer(256, 0.5, 2.0, 0, 0, true, 10)
+      new PredictedLatencyScorer(256, 0.5, 2.0, 0, 0, 0, true, 10)
           .score(Fixtures.request(null, "", 4096), c, state, cacheBlind);
       assertThat(cacheBlind[1]).as("by TTFT alone, at KV %s", kv).isGreaterThan(cacheBlind[0]);
       double[] out = score(c, state, 4096);
@@ -140,19 +140,69 @@ class PredictedLatencyScorerTest {
       model.observe("10.0.0.2:8000", 0.1 + i * 0.01, 0.2 * (0.1 + i * 0.01));
     }
     CycleState state = Fixtures.cycle(blocks, new int[] {256, 0}, model);
-    var busy =
-        new dev.pointsman.picker.scheduling.EndpointMetrics(
-            0, 0, 0.9, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0);
-    List<Candidate> c =
-        List.of(
-            Fixtures.withProfile(
-                "10.0.0.1:8000", MID, busy, new InFlightTracker.Load(0, 0, 0, 0, 1, 2_000)),
-            Fixtures.withProfile("10.0.0.2:8000", MID, busy, InFlightTracker.Load.NONE));
+    List<Candidate> c = queuedAndIdle(2_000);
     double[] out = score(c, state, 4096);
     // its own prefill takes 0.08 s and recomputing costs the fleet 0.9 × 0.08 s: it wins; priced
     // at its prior's speed (0.37 s) the recompute would have sent the request to the queue
     assertThat(out[1]).isEqualTo(1.0);
     assertThat(out[0]).isLessThan(0.85);
+  }
+
+  /**
+   * Two mid-GPU endpoints at 90% KV use: 10.0.0.1 with {@code queuedPrefill} tokens of prefill the
+   * picker sent and has no first token for, 10.0.0.2 idle.
+   */
+  private static List<Candidate> queuedAndIdle(long queuedPrefill) {
+    var busy =
+        new dev.pointsman.picker.scheduling.EndpointMetrics(
+            0, 0, 0.9, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0);
+    return List.of(
+        Fixtures.withProfile(
+            "10.0.0.1:8000", MID, busy, new InFlightTracker.Load(0, 0, 0, 0, 1, queuedPrefill)),
+        Fixtures.withProfile("10.0.0.2:8000", MID, busy, InFlightTracker.Load.NONE));
+  }
+
+  @Test
+  void movingAConversationsOwnHistoryCostsMoreThanMovingAPrefixOthersShare() {
+    // endpoint 0 holds the 4,096-token prompt with 15,000 tokens of prefill queued (1.6 s);
+    // endpoint 1 holds none and is idle: its own prefill takes 0.41 s, and recomputing costs a
+    // busy fleet 0.9 × 0.41 s at the shared value (1), 8 × that at the private one
+    long[] prompt = java.util.stream.LongStream.rangeClosed(1, 256).toArray();
+    List<Candidate> c = queuedAndIdle(15_000);
+    var request = Fixtures.request(null, "", 4096);
+
+    InFlightTracker nothingElse = new InFlightTracker();
+    double[] alone = new double[2];
+    scorer.score(request, c, Fixtures.cycle(prompt, new int[] {256, 0}, nothingElse), alone);
+    assertThat(alone[0]).as("no other request holds it: the history stays").isEqualTo(1.0);
+
+    // the conversation's previous turn, still answering there, is a prefix of this prompt
+    InFlightTracker earlierTurn = new InFlightTracker();
+    earlierTurn.assign("10.0.0.1:8000", 3200, 0, null, false, java.util.Arrays.copyOf(prompt, 200));
+    double[] turn = new double[2];
+    scorer.score(request, c, Fixtures.cycle(prompt, new int[] {256, 0}, earlierTurn), turn);
+    assertThat(turn).containsExactly(alone, within(1e-12));
+
+    // another request in flight there starts with the same 256 blocks and goes on differently
+    InFlightTracker sibling = new InFlightTracker();
+    long[] other = java.util.Arrays.copyOf(prompt, 300);
+    java.util.Arrays.fill(other, 256, 300, 999);
+    sibling.assign("10.0.0.1:8000", 4800, 0, null, false, other);
+    double[] shared = new double[2];
+    scorer.score(request, c, Fixtures.cycle(prompt, new int[] {256, 0}, sibling), shared);
+    assertThat(shared[1]).as("a shared prefix gains a second holder").isEqualTo(1.0);
+    assertThat(shared[0]).isLessThan(0.9);
+
+    // without the picker's accounting the shared price is the only one
+    double[] unknown = new double[2];
+    scorer.score(request, c, Fixtures.cycle(prompt, new int[] {256, 0}), unknown);
+    assertThat(unknown).containsExactly(shared, within(1e-12));
+
+    // the private price is the operator's
+    double[] flat = new double[2];
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 10)
+        .score(request, c, Fixtures.cycle(prompt, new int[] {256, 0}, nothingElse), flat);
+    assertThat(flat).containsExactly(shared, within(1e-12));
   }
 
   private static Candidate mid(String address, int running, double kv) {
@@ -175,12 +225,12 @@ class PredictedLatencyScorerTest {
     List<Candidate> c = List.of(mid("10.0.0.1:8000", 60, 0.9), mid("10.0.0.2:8000", 2, 0.05));
     var request = Fixtures.request(null, "", 4096);
     double[] firstToken = new double[2];
-    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0, true, 10)
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 10)
         .score(request, c, state, firstToken);
     assertThat(firstToken[0]).as("by first token alone the cache wins").isEqualTo(1.0);
 
     double[] decoding = new double[2];
-    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, true, 10)
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 1.0, true, 10)
         .score(request, c, state, decoding);
     assertThat(decoding[1]).as("what it costs the big batch moves it").isEqualTo(1.0);
     assertThat(decoding[0]).isLessThan(0.5);
@@ -193,10 +243,10 @@ class PredictedLatencyScorerTest {
     List<Candidate> c = List.of(on(FAST, 0, 0, 0), on(SLOW, 0, 0, 0), mid("10.0.0.3:8000", 0, 0));
     var request = Fixtures.request(null, "", 2048);
     double[] firstToken = new double[3];
-    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0, true, 10)
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 10)
         .score(request, c, NO_PREFIX, firstToken);
     double[] decoding = new double[3];
-    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, true, 10)
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 1.0, true, 10)
         .score(request, c, NO_PREFIX, decoding);
     assertThat(decoding).containsExactly(firstToken, within(1e-12));
   }
@@ -220,7 +270,7 @@ class PredictedLatencyScorerTest {
   }
 
   private static final PredictedLatencyScorer COMPUTE_ONLY =
-      new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0, false, 10);
+      new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, false, 10);
 
   @Test
   void aFullKvCacheMakesPromptsWaitForFinishingRequests() {
@@ -268,7 +318,7 @@ class PredictedLatencyScorerTest {
     Candidate tight = kv("10.0.0.1:8000", 0, 200, 0.995);
     assertThat(scorer.kvWaitSeconds(tight, 1200, 1000)).isGreaterThan(0);
     assertThat(
-            new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0, true, 0)
+            new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 0)
                 .kvWaitSeconds(tight, 1200, 1000))
         .isZero();
   }
@@ -296,7 +346,7 @@ class PredictedLatencyScorerTest {
   @Test
   void rejectsANegativeOrNonFiniteReserve() {
     for (double bad : new double[] {-1, Double.NaN, Double.POSITIVE_INFINITY}) {
-      assertThatThrownBy(() -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 0, true, bad))
+      assertThatThrownBy(() -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, bad))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("kvReserveSteps");
     }
@@ -304,12 +354,13 @@ class PredictedLatencyScorerTest {
 
   @Test
   void rejectsANegativeOrInfiniteDecodeValue() {
-    assertThatThrownBy(() -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, -0.1, true, 10))
+    assertThatThrownBy(() -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, -0.1, true, 10))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("decodeValue");
     assertThatThrownBy(
             () ->
-                new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, Double.POSITIVE_INFINITY, true, 10))
+                new PredictedLatencyScorer(
+                    256, 0.5, 2.0, 1.0, 1.0, Double.POSITIVE_INFINITY, true, 10))
         .hasMessageContaining("decodeValue");
   }
 
