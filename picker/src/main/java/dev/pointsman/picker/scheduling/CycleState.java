@@ -21,6 +21,7 @@ public final class CycleState {
   private final LatencyModel tpotModel;
   private int[] prefixMatches;
   private int[] textMatches;
+  private dev.pointsman.picker.scheduling.prefix.PrefixIndex prefixIndex;
   private int[] offloadedMatches;
   private double offloadedCredit;
   private int prefixTotal = -1;
@@ -225,23 +226,31 @@ public final class CycleState {
   }
 
   /**
-   * Whether the prompt blocks candidate {@code i} holds by the picker's own index are shared by
-   * another request the picker has in flight there ({@link InFlightTracker#sharedInFlight}); false
-   * where they are not, or it holds none by that index, or without the picker's accounting ({@link
-   * #knowsSharing}).
+   * Whether what candidate {@code i} holds of this prompt by the picker's own index is this
+   * conversation's alone: the match ends where a prompt the picker sent there ended ({@link
+   * dev.pointsman.picker.scheduling.prefix.PrefixIndex#endsPrompt}), so this prompt continues that
+   * one, and no other request the picker has in flight there shares those blocks ({@link
+   * InFlightTracker#sharedInFlight}). False where it holds none of them by that index, or where
+   * that cannot be told ({@link #knowsSharing}).
    */
-  public boolean heldPrefixSharedInFlight(int i, String address) {
+  public boolean holdsPrivately(int i, String address) {
     if (!knowsSharing()) {
       return false;
     }
-    return inFlight.sharedInFlight(address, promptBlocks, textMatches[i]);
+    int depth = textMatches[i];
+    return depth > 0
+        && prefixIndex.endsPrompt(address, promptBlocks[depth - 1])
+        && !inFlight.sharedInFlight(address, promptBlocks, depth);
   }
 
-  /**
-   * Whether {@link #heldPrefixSharedInFlight} can tell: the picker's index and accounting exist.
-   */
+  /** Whether {@link #holdsPrivately} can tell: the picker's index and accounting exist. */
   public boolean knowsSharing() {
-    return inFlight != null && textMatches != null;
+    return inFlight != null && textMatches != null && prefixIndex != null;
+  }
+
+  /** The picker's approximate prefix index, which {@link #holdsPrivately} reads. */
+  void prefixIndex(dev.pointsman.picker.scheduling.prefix.PrefixIndex index) {
+    this.prefixIndex = index;
   }
 
   /** Leading prompt blocks candidate {@code i} holds by the picker's own index (0 without one). */

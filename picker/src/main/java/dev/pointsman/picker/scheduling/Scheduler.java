@@ -267,6 +267,7 @@ public final class Scheduler {
           policy.saturation().retryAfterSeconds());
     }
     state.prefixMatches(matchPrefixes(blocks, candidates));
+    state.prefixIndex(prefixIndex);
     PrecisePrefix precise = precisePrefix.apply(candidates.get(0).state().endpoint().pool());
     PrecisePrefix.Match exact = precise == null ? null : precise.match(request, candidates);
     if (exact != null) {

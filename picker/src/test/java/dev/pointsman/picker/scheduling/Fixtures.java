@@ -62,10 +62,18 @@ public final class Fixtures {
     return s;
   }
 
-  /** As {@link #cycle(long[], int[])}, with the picker's accounting of its requests in flight. */
-  public static CycleState cycle(long[] blocks, int[] matches, InFlightTracker inFlight) {
+  /**
+   * As {@link #cycle(long[], int[])}, with the picker's accounting of its requests in flight and
+   * its prefix index (which prompts ended where).
+   */
+  public static CycleState cycle(
+      long[] blocks,
+      int[] matches,
+      InFlightTracker inFlight,
+      dev.pointsman.picker.scheduling.prefix.PrefixIndex index) {
     CycleState s = new CycleState(0L, blocks, null, null, null, inFlight, null, null);
     s.prefixMatches(matches);
+    s.prefixIndex(index);
     return s;
   }
 

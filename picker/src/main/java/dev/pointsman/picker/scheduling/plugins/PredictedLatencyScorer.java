@@ -23,14 +23,15 @@ import java.util.List;
  * candidate that would recompute prompt tokens another candidate holds in cache is charged that
  * prefill too, in seconds of its GPU, scaled by how full the candidates' KV caches are ({@code
  * cacheValue}): an idle fleet has compute to spare, a busy one pays for every recomputed prompt in
- * capacity, at the endpoint's learned speed. Where what the holder caches is no other in-flight
- * request's (a conversation's history, whose next turn this is), moving costs more: the recompute
- * buys no replica that others will use, and the session's later turns follow it; that prefill is
- * charged at {@code privateCacheValue} instead. With {@code decodeValue} above 0 (off by default),
- * a candidate is also charged what joining its running batch costs the requests already there:
- * every step reads this request's KV cache too. Where a candidate's KV cache is too full to admit
- * the prefill queued there and this prompt, the prediction includes the wait for finishing requests
- * to free blocks ({@code kvAdmission}, on by default). Score is {@code fastest / this}, in (0,1].
+ * capacity, at the endpoint's learned speed. Where what the holder caches is this conversation's
+ * history (the prompt continues one the picker sent there, and no other request in flight there
+ * shares it), moving costs more: the recompute buys no replica that others will use, and the
+ * session's later turns follow it; that prefill is charged at {@code privateCacheValue} instead.
+ * With {@code decodeValue} above 0 (off by default), a candidate is also charged what joining its
+ * running batch costs the requests already there: every step reads this request's KV cache too.
+ * Where a candidate's KV cache is too full to admit the prefill queued there and this prompt, the
+ * prediction includes the wait for finishing requests to free blocks ({@code kvAdmission}, on by
+ * default). Score is {@code fastest / this}, in (0,1].
  */
 public final class PredictedLatencyScorer implements Scorer {
   public static final String TYPE = "predicted-latency-scorer";
@@ -191,8 +192,9 @@ public final class PredictedLatencyScorer implements Scorer {
     // Recomputing a prompt another endpoint holds costs the fleet that prefill, which matters as
     // much as the fleet is busy: weighed by the candidates' mean KV-cache use, a proxy for it.
     // The prefill is priced at the endpoint's learned speed: its prior's throughput over the
-    // factor its observed first tokens taught the model. Moving a prefix that no other request in
-    // flight shares (a conversation's history) is priced at the private value.
+    // factor its observed first tokens taught the model. Moving a conversation's own history (a
+    // prompt that continues one sent to the holder, shared by no other request in flight there) is
+    // priced at the private value.
     double value =
         privateCacheValue != cacheValue
                 && kvUse > 0
@@ -224,9 +226,9 @@ public final class PredictedLatencyScorer implements Scorer {
   }
 
   /**
-   * Whether the candidates holding the most of this prompt hold, by the picker's own index, a
-   * prefix that no other request in flight there shares: true only where that is known for at least
-   * one of them and none of them shares it.
+   * Whether the candidates holding the most of this prompt hold, by the picker's own index, only
+   * this conversation's history ({@link CycleState#holdsPrivately}): true where at least one holds
+   * some of it and every one of them holds it privately.
    */
   private static boolean heldPrivately(
       List<Candidate> candidates, CycleState context, double[] uncached, double fewest) {
@@ -236,7 +238,7 @@ public final class PredictedLatencyScorer implements Scorer {
     boolean known = false;
     for (int i = 0; i < uncached.length; i++) {
       if (uncached[i] == fewest && context.textMatches(i) > 0) {
-        if (context.heldPrefixSharedInFlight(i, candidates.get(i).address())) {
+        if (!context.holdsPrivately(i, candidates.get(i).address())) {
           return false;
         }
         known = true;

@@ -2,6 +2,7 @@ package dev.pointsman.picker.scheduling.prefix;
 
 import it.unimi.dsi.fastutil.longs.LongIterator;
 import it.unimi.dsi.fastutil.longs.LongLinkedOpenHashSet;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -67,7 +68,23 @@ public final class PrefixIndex {
    * the first ({@link Forgetting#HEAD_FIRST}).
    */
   public void record(String address, long[] blocks) {
-    touchAll(address, blocks, forgetting == Forgetting.TAIL_FIRST);
+    touchAll(address, blocks, forgetting == Forgetting.TAIL_FIRST, true);
+  }
+
+  /**
+   * Whether {@code block} is the last block of a prompt recorded for {@code address} that it still
+   * remembers: a prompt that goes on from there continues that one (a conversation's next turn, an
+   * agent's next step) rather than branching off a prefix many prompts share. Blocks restored from
+   * another replica's snapshot carry no such mark; a peer's picks do ({@link #record}).
+   */
+  public boolean endsPrompt(String address, long block) {
+    Lru lru = byEndpoint.get(address);
+    if (lru == null) {
+      return false;
+    }
+    synchronized (lru) {
+      return lru.ends.contains(block);
+    }
   }
 
   /**
@@ -75,11 +92,14 @@ public final class PrefixIndex {
    * {@link #export} gives them): what a late or healed replica absorbs.
    */
   public void restore(String address, long[] leastRecentFirst) {
-    touchAll(address, leastRecentFirst, false);
+    touchAll(address, leastRecentFirst, false, false);
   }
 
-  /** Touches {@code blocks} on {@code address}'s LRU, in order or {@code lastFirst}. */
-  private void touchAll(String address, long[] blocks, boolean lastFirst) {
+  /**
+   * Touches {@code blocks} on {@code address}'s LRU, in order or {@code lastFirst}; {@code
+   * markEnd}: the last block ends a prompt ({@link #endsPrompt}).
+   */
+  private void touchAll(String address, long[] blocks, boolean lastFirst, boolean markEnd) {
     if (blocks.length == 0) {
       return;
     }
@@ -94,6 +114,10 @@ public final class PrefixIndex {
           touch(lru, block);
         }
       }
+      long last = blocks[blocks.length - 1];
+      if (markEnd && lru.blocks.contains(last)) {
+        lru.ends.add(last); // held unless the prompt is longer than the bound
+      }
     }
   }
 
@@ -101,9 +125,15 @@ public final class PrefixIndex {
     if (lru.blocks.addAndMoveToLast(block)) {
       holders.add(block, lru.self);
       if (lru.blocks.size() > lru.capacity) {
-        holders.remove(lru.blocks.removeFirstLong(), lru.self[0]);
+        forget(lru, lru.blocks.removeFirstLong());
       }
     }
+  }
+
+  /** {@code block}, just taken out of {@code lru}, is no longer held there. */
+  private void forget(Lru lru, long block) {
+    holders.remove(block, lru.self[0]);
+    lru.ends.remove(block);
   }
 
   /**
@@ -193,7 +223,7 @@ public final class PrefixIndex {
     synchronized (lru) {
       lru.capacity = bound;
       while (lru.blocks.size() > bound) {
-        holders.remove(lru.blocks.removeFirstLong(), address);
+        forget(lru, lru.blocks.removeFirstLong());
       }
     }
   }
@@ -253,6 +283,10 @@ public final class PrefixIndex {
    */
   private static final class Lru {
     final LongLinkedOpenHashSet blocks = new LongLinkedOpenHashSet();
+
+    /** Those of {@link #blocks} that ended a recorded prompt. */
+    final LongOpenHashSet ends = new LongOpenHashSet();
+
     final String[] self;
     volatile int capacity;
 

@@ -9,6 +9,7 @@ import dev.pointsman.picker.scheduling.CycleState;
 import dev.pointsman.picker.scheduling.Fixtures;
 import dev.pointsman.picker.scheduling.InFlightTracker;
 import dev.pointsman.picker.scheduling.SpeedProfile;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -164,44 +165,56 @@ class PredictedLatencyScorerTest {
 
   @Test
   void movingAConversationsOwnHistoryCostsMoreThanMovingAPrefixOthersShare() {
-    // endpoint 0 holds the 4,096-token prompt with 15,000 tokens of prefill queued (1.6 s);
-    // endpoint 1 holds none and is idle: its own prefill takes 0.41 s, and recomputing costs a
-    // busy fleet 0.9 × 0.41 s at the shared value (1), 8 × that at the private one
-    long[] prompt = java.util.stream.LongStream.rangeClosed(1, 256).toArray();
+    // this turn's prompt is 300 blocks (4,800 tokens); endpoint 0 was sent the previous turn, its
+    // first 256 blocks, and has 15,000 tokens of prefill queued (1.6 s); endpoint 1 holds none and
+    // is idle: its own prefill takes 0.48 s, and recomputing the 4,096 cached tokens costs a busy
+    // fleet 0.9 × 0.41 s at the shared value (1), 8 × that at the private one
+    long[] prompt = java.util.stream.LongStream.rangeClosed(1, 300).toArray();
+    long[] previousTurn = java.util.Arrays.copyOf(prompt, 256);
+    long[] otherQuestion = java.util.Arrays.copyOf(prompt, 280);
+    java.util.Arrays.fill(otherQuestion, 256, 280, 999);
+    int[] matches = {256, 0};
     List<Candidate> c = queuedAndIdle(15_000);
-    var request = Fixtures.request(null, "", 4096);
+    var request = Fixtures.request(null, "", 4800);
+    PrefixIndex conversation = new PrefixIndex(10_000);
+    conversation.record("10.0.0.1:8000", previousTurn);
 
     InFlightTracker nothingElse = new InFlightTracker();
     double[] alone = new double[2];
-    scorer.score(request, c, Fixtures.cycle(prompt, new int[] {256, 0}, nothingElse), alone);
-    assertThat(alone[0]).as("no other request holds it: the history stays").isEqualTo(1.0);
+    scorer.score(request, c, Fixtures.cycle(prompt, matches, nothingElse, conversation), alone);
+    assertThat(alone[0]).as("it continues the previous turn: the history stays").isEqualTo(1.0);
 
-    // the conversation's previous turn, still answering there, is a prefix of this prompt
-    InFlightTracker earlierTurn = new InFlightTracker();
-    earlierTurn.assign("10.0.0.1:8000", 3200, 0, null, false, java.util.Arrays.copyOf(prompt, 200));
+    // the previous turn, still answering there, is a prefix of this prompt: no other sharer
+    InFlightTracker answering = new InFlightTracker();
+    answering.assign("10.0.0.1:8000", 4096, 0, null, false, previousTurn);
     double[] turn = new double[2];
-    scorer.score(request, c, Fixtures.cycle(prompt, new int[] {256, 0}, earlierTurn), turn);
+    scorer.score(request, c, Fixtures.cycle(prompt, matches, answering, conversation), turn);
     assertThat(turn).containsExactly(alone, within(1e-12));
 
     // another request in flight there starts with the same 256 blocks and goes on differently
     InFlightTracker sibling = new InFlightTracker();
-    long[] other = java.util.Arrays.copyOf(prompt, 300);
-    java.util.Arrays.fill(other, 256, 300, 999);
-    sibling.assign("10.0.0.1:8000", 4800, 0, null, false, other);
+    sibling.assign("10.0.0.1:8000", 4480, 0, null, false, otherQuestion);
     double[] shared = new double[2];
-    scorer.score(request, c, Fixtures.cycle(prompt, new int[] {256, 0}, sibling), shared);
+    scorer.score(request, c, Fixtures.cycle(prompt, matches, sibling, conversation), shared);
     assertThat(shared[1]).as("a shared prefix gains a second holder").isEqualTo(1.0);
     assertThat(shared[0]).isLessThan(0.9);
 
+    // a document another prompt went on from, with nothing in flight: no turn ended there
+    PrefixIndex document = new PrefixIndex(10_000);
+    document.record("10.0.0.1:8000", otherQuestion);
+    double[] cold = new double[2];
+    scorer.score(request, c, Fixtures.cycle(prompt, matches, nothingElse, document), cold);
+    assertThat(cold).containsExactly(shared, within(1e-12));
+
     // without the picker's accounting the shared price is the only one
     double[] unknown = new double[2];
-    scorer.score(request, c, Fixtures.cycle(prompt, new int[] {256, 0}), unknown);
+    scorer.score(request, c, Fixtures.cycle(prompt, matches), unknown);
     assertThat(unknown).containsExactly(shared, within(1e-12));
 
     // the private price is the operator's
     double[] flat = new double[2];
     new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 10)
-        .score(request, c, Fixtures.cycle(prompt, new int[] {256, 0}, nothingElse), flat);
+        .score(request, c, Fixtures.cycle(prompt, matches, nothingElse, conversation), flat);
     assertThat(flat).containsExactly(shared, within(1e-12));
   }
 

@@ -33,6 +33,32 @@ class PrefixIndexTest {
   }
 
   @Test
+  void aPromptsLastBlockIsMarkedAsItsEndUntilItIsForgotten() {
+    PrefixIndex index = new PrefixIndex(10);
+    index.record(A, blocks(0, 4));
+    index.record(A, blocks(0, 6)); // the next turn: block 3 was an end and stays one
+    assertThat(index.endsPrompt(A, 3)).isTrue();
+    assertThat(index.endsPrompt(A, 5)).isTrue();
+    assertThat(index.endsPrompt(A, 2)).as("inside a prompt").isFalse();
+    assertThat(index.endsPrompt(B, 5)).as("another endpoint").isFalse();
+
+    // six more blocks: the bound of 10 forgets the least recent two, the longer turn's tail
+    // (blocks 5 and 4: a prompt is touched last block first)
+    index.record(A, blocks(100, 106));
+    assertThat(index.size(A)).isEqualTo(10);
+    assertThat(index.endsPrompt(A, 105)).isTrue();
+    assertThat(index.endsPrompt(A, 5)).as("forgotten with its block").isFalse();
+    assertThat(index.endsPrompt(A, 3)).isTrue();
+
+    index.limit(A, 6);
+    assertThat(index.endsPrompt(A, 3)).as("forgotten when the bound shrinks").isFalse();
+
+    PrefixIndex restored = new PrefixIndex(10);
+    restored.restore(A, blocks(0, 4));
+    assertThat(restored.endsPrompt(A, 3)).as("a snapshot carries no ends").isFalse();
+  }
+
+  @Test
   void anEndpointRemembersNoMoreThanItsKvCacheHolds() {
     PrefixIndex index = new PrefixIndex(1_000);
     long[] old = java.util.stream.LongStream.rangeClosed(1, 60).toArray();
