@@ -293,6 +293,78 @@ class SchedulerTest {
     assertThat(second.address()).isNotEqualTo(first.address());
   }
 
+  /**
+   * Where the next prompt goes after {@code earlier} went to some endpoint of two, whose next
+   * scrape shows {@code waiting} requests queued there and 90% KV use on both, under {@code
+   * policy}. Returns whether it stayed.
+   */
+  private static boolean stays(
+      String earlier, String next, int waiting, SchedulingPolicy policy, long seed) {
+    InFlightTracker tracker = new InFlightTracker();
+    Scheduler s = new Scheduler(new PrefixIndex(31_250), tracker, PrefixHasher.DEFAULT, () -> 0L);
+    PoolSnapshot cold =
+        pool(
+            up("10.0.0.1:8000", Fixtures.metrics(0, 0, 0.9)),
+            up("10.0.0.2:8000", Fixtures.metrics(0, 0, 0.9)));
+    Decision.Picked first =
+        (Decision.Picked)
+            s.schedule(
+                request(earlier, earlier.length() / 4, false, null),
+                cold,
+                policy,
+                new SplittableRandom(seed));
+    first.ticket().release();
+    List<EndpointState> states = new ArrayList<>();
+    for (EndpointState e : cold.endpoints()) {
+      boolean holder = e.address().equals(first.address());
+      states.add(holder ? up(e.address(), Fixtures.metrics(waiting, 8, 0.9)) : e);
+      tracker.onScrape(e.address());
+    }
+    Decision.Picked second =
+        (Decision.Picked)
+            s.schedule(
+                request(next, next.length() / 4, false, null),
+                new PoolSnapshot("llama", states),
+                policy,
+                new SplittableRandom(seed + 100));
+    return second.address().equals(first.address());
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3})
+  void aConversationsNextTurnStaysWhereADocumentsNextQuestionMoves(long seed) {
+    // the same holder, the same queue there, the same 6 KB cached: a conversation's next turn
+    // continues the prompt sent there, a second question about a document branches off it
+    SplittableRandom r = new SplittableRandom(seed);
+    String history = Fixtures.text(r, 6_144);
+    String turn = history + Fixtures.text(r, 256);
+    String document = history + Fixtures.text(r, 256);
+    String otherQuestion = history + Fixtures.text(r, 256);
+    SchedulingPolicy flat =
+        Plugins.build(
+            new PolicyConfig(
+                null,
+                List.of(
+                    new PluginSpec("predicted-latency-scorer", 4.0, Map.of("privateCacheValue", 1)),
+                    PluginSpec.of("lora-affinity-scorer", 2),
+                    PluginSpec.of("prefix-cache-scorer", 2),
+                    PluginSpec.of("kv-cache-utilization-scorer", 4)),
+                null,
+                null,
+                null));
+    // 40 requests queued on the holder: worth recomputing 6 KB at the shared price, not at 8 times
+    // it
+    assertThat(stays(history, turn, 40, DEFAULT, seed)).as("the conversation stays").isTrue();
+    assertThat(stays(history, turn, 40, flat, seed))
+        .as("priced like a shared prefix, it moves")
+        .isFalse();
+    assertThat(stays(document, otherQuestion, 40, DEFAULT, seed))
+        .as("a document's next question moves")
+        .isFalse();
+    // the price is dearer, not infinite: behind 320 the conversation moves too
+    assertThat(stays(history, turn, 320, DEFAULT, seed)).isFalse();
+  }
+
   // --- bursts against one stale snapshot
   // -----------------------------------------------------------
 
