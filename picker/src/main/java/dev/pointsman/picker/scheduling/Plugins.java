@@ -85,6 +85,16 @@ public final class Plugins {
     }
     double kvReserveSteps =
         spec.number("kvReserveSteps", PredictedLatencyScorer.DEFAULT_KV_RESERVE_STEPS, path);
+    double maxRunning =
+        spec.number(
+            "maxRunningRequests", PredictedLatencyScorer.DEFAULT_MAX_RUNNING_REQUESTS, path);
+    if (maxRunning != Math.rint(maxRunning) || maxRunning < 0 || maxRunning > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          path
+              + ".params.maxRunningRequests: "
+              + maxRunning
+              + " (expected a whole number >= 0; 0 = no cap)");
+    }
     try {
       return new PredictedLatencyScorer(
           mean,
@@ -94,7 +104,8 @@ public final class Plugins {
           privateCacheValue,
           decodeValue,
           kvAdmission == 1,
-          kvReserveSteps);
+          kvReserveSteps,
+          (int) maxRunning);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(path + ".params." + e.getMessage(), e);
     }

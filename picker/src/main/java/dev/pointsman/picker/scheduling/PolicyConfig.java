@@ -29,9 +29,10 @@ public record PolicyConfig(
    * prompts that stick to the pods caching them fill those pods' KV caches. The prefix scorer
    * weighs 2 (1 until 2026-12-04): conversations and shared documents stay where they are cached.
    * Moving a conversation's own history (a prefix no other request in flight shares) is priced at
-   * the predicted-latency scorer's {@code privateCacheValue}, 8 (since 2026-12-06). The weights
-   * were chosen by the routing benchmark on its training set (docs/plugins/README.md,
-   * docs/benchmarks.md).
+   * the predicted-latency scorer's {@code privateCacheValue}, 8 (since 2026-12-06). Its prediction
+   * counts the wait for a sequence slot at vLLM's default cap, {@code maxRunningRequests} 256, and
+   * the context every running sequence reads (since 2026-12-06). The weights were chosen by the
+   * routing benchmark on its training set (docs/plugins/README.md, docs/benchmarks.md).
    */
   public static PolicyConfig defaults() {
     return new PolicyConfig(null, null, null, null, null);

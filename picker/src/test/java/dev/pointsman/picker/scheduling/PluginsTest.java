@@ -197,10 +197,23 @@ class PluginsTest {
     assertThatThrownBy(() -> Plugins.build(privately))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("scorers[0].params.privateCacheValue: -1.0 (expected a finite number >= 0)");
+    for (double bad : new double[] {-1, 0.5, 3e9}) {
+      PolicyConfig slots =
+          scorers(
+              new PluginSpec("predicted-latency-scorer", 4.0, Map.of("maxRunningRequests", bad)));
+      assertThatThrownBy(() -> Plugins.build(slots))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(
+              "scorers[0].params.maxRunningRequests: "
+                  + bad
+                  + " (expected a whole number >= 0; 0 = no cap)");
+    }
     PolicyConfig off =
         scorers(
             new PluginSpec(
-                "predicted-latency-scorer", 4.0, Map.of("kvAdmission", 0, "kvReserveSteps", 30)));
+                "predicted-latency-scorer",
+                4.0,
+                Map.of("kvAdmission", 0, "kvReserveSteps", 30, "maxRunningRequests", 0)));
     assertThat(Plugins.build(off).scorers()).hasSize(1);
   }
 

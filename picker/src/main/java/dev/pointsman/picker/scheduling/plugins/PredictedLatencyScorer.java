@@ -2,6 +2,7 @@ package dev.pointsman.picker.scheduling.plugins;
 
 import dev.pointsman.picker.scheduling.Candidate;
 import dev.pointsman.picker.scheduling.CycleState;
+import dev.pointsman.picker.scheduling.InFlightTracker;
 import dev.pointsman.picker.scheduling.LoraState;
 import dev.pointsman.picker.scheduling.Scheduler;
 import dev.pointsman.picker.scheduling.SchedulingRequest;
@@ -31,7 +32,10 @@ import java.util.List;
  * running batch costs the requests already there: every step reads this request's KV cache too.
  * Where a candidate's KV cache is too full to admit the prefill queued there and this prompt, the
  * prediction includes the wait for finishing requests to free blocks ({@code kvAdmission}, on by
- * default). Score is {@code fastest / this}, in (0,1].
+ * default); where its running batch is at the engine's sequence cap ({@code maxRunningRequests}),
+ * the wait for a running request to finish for each one queued ahead. A step's length counts the
+ * context every running sequence reads, not only the KV cache in use: sequences that share a cached
+ * document each read it. Score is {@code fastest / this}, in (0,1].
  */
 public final class PredictedLatencyScorer implements Scorer {
   public static final String TYPE = "predicted-latency-scorer";
@@ -60,6 +64,12 @@ public final class PredictedLatencyScorer implements Scorer {
    */
   public static final double DEFAULT_KV_RESERVE_STEPS = 10.0;
 
+  /**
+   * Default cap on an engine's running sequences: vLLM's {@code --max-num-seqs} default (256); set
+   * it to the engines' own setting. A running count scraped above it shows the cap is higher.
+   */
+  public static final int DEFAULT_MAX_RUNNING_REQUESTS = 256;
+
   /** Prices from the priors alone, for a scheduler without a learned model; never trained. */
   private static final AdapterLoadModel PRIORS = new AdapterLoadModel();
 
@@ -71,6 +81,7 @@ public final class PredictedLatencyScorer implements Scorer {
   private final double decodeValue;
   private final boolean kvAdmission;
   private final double kvReserveSteps;
+  private final int maxRunningRequests;
 
   /**
    * @param meanPromptTokens prompt tokens assumed for each scraped waiting request
@@ -84,7 +95,8 @@ public final class PredictedLatencyScorer implements Scorer {
         DEFAULT_PRIVATE_CACHE_VALUE,
         DEFAULT_DECODE_VALUE,
         true,
-        DEFAULT_KV_RESERVE_STEPS);
+        DEFAULT_KV_RESERVE_STEPS,
+        DEFAULT_MAX_RUNNING_REQUESTS);
   }
 
   /**
@@ -104,6 +116,8 @@ public final class PredictedLatencyScorer implements Scorer {
    *     #kvWaitSeconds}); false = compute alone sets the pace
    * @param kvReserveSteps engine steps of the running batch's growth that must fit beside the
    *     prompts a KV cache admits
+   * @param maxRunningRequests the engines' cap on running sequences (vLLM's {@code --max-num-seqs},
+   *     SGLang's {@code --max-running-requests}); 0 = no cap is assumed ({@link #slotWaitSeconds})
    */
   public PredictedLatencyScorer(
       double meanPromptTokens,
@@ -113,7 +127,8 @@ public final class PredictedLatencyScorer implements Scorer {
       double privateCacheValue,
       double decodeValue,
       boolean kvAdmission,
-      double kvReserveSteps) {
+      double kvReserveSteps,
+      int maxRunningRequests) {
     if (!(meanPromptTokens >= 0) || Double.isInfinite(meanPromptTokens)) {
       throw new IllegalArgumentException(
           "meanPromptTokens: " + meanPromptTokens + " (expected a finite number >= 0)");
@@ -150,6 +165,11 @@ public final class PredictedLatencyScorer implements Scorer {
     }
     this.kvAdmission = kvAdmission;
     this.kvReserveSteps = kvReserveSteps;
+    if (maxRunningRequests < 0) {
+      throw new IllegalArgumentException(
+          "maxRunningRequests: " + maxRunningRequests + " (expected >= 0; 0 = no cap)");
+    }
+    this.maxRunningRequests = maxRunningRequests;
   }
 
   public PredictedLatencyScorer() {
@@ -310,8 +330,9 @@ public final class PredictedLatencyScorer implements Scorer {
    * Predicted seconds to this request's first token on {@code c}, counting each scraped waiting
    * request as {@code tokensPerWaiting} prompt tokens to prefill, with answers of {@code
    * meanAnswerTokens} output tokens on average (NaN: a typical chat answer's length). The prefill
-   * ahead and this prompt's are processed at the GPU's pace; when the endpoint's KV cache cannot
-   * hold them, they wait for blocks too ({@link #kvWaitSeconds}).
+   * ahead and this prompt's are processed at the GPU's pace; when every sequence slot is taken,
+   * this request waits for one ({@link #slotWaitSeconds}); when the endpoint's KV cache cannot hold
+   * them, they wait for blocks too ({@link #kvWaitSeconds}).
    */
   public double predictTtftSeconds(
       Candidate c, double uncachedPromptTokens, double tokensPerWaiting, double meanAnswerTokens) {
@@ -320,6 +341,11 @@ public final class PredictedLatencyScorer implements Scorer {
     // the scrape may add work from other routers
     double queued = Math.max(scraped, c.load().prefillTokens());
     double seconds = prefillSeconds(c, queued + uncachedPromptTokens);
+    double slot = slotWaitSeconds(c, meanAnswerTokens);
+    if (slot > 0) {
+      // a slot frees, then this prompt's own prefill takes its steps
+      seconds = Math.max(seconds, slot + prefillSeconds(c, uncachedPromptTokens));
+    }
     if (!kvAdmission) {
       return seconds;
     }
@@ -339,7 +365,53 @@ public final class PredictedLatencyScorer implements Scorer {
     double running = c.running();
     double perStepTokens = Math.max(1.0, p.tokenBudget() - running);
     return Math.ceil(work / perStepTokens)
-        * p.stepSeconds(Math.min(work, perStepTokens) + running, c.contextTokens());
+        * p.stepSeconds(Math.min(work, perStepTokens) + running, attendedTokens(c));
+  }
+
+  /**
+   * Tokens of context {@code c}'s running batch reads at each step: the KV cache in use, or, where
+   * its sequences share cached prefixes (each sequence still reads its whole context, though the
+   * cache holds a shared document once), the running count at the mean prompt length of the
+   * picker's live requests there, whichever is more.
+   */
+  static double attendedTokens(Candidate c) {
+    double held = c.contextTokens();
+    InFlightTracker.Load load = c.load();
+    if (load.liveRequests() <= 0) {
+      return held;
+    }
+    return Math.max(held, (double) load.liveTokens() / load.liveRequests() * c.running());
+  }
+
+  /**
+   * Seconds until one of {@code c}'s sequence slots is free for this request. An engine runs at
+   * most {@code maxRunningRequests} sequences and admits waiting ones in order as running ones
+   * finish, about one per {@code meanAnswerTokens} steps each: so with the cap reached, every
+   * request queued ahead (scraped, plus the picker's picks since) waits for one to finish, whatever
+   * its prefill costs. 0 while a slot is free for it, or with no cap set. A running count scraped
+   * above the setting shows the engine's cap is higher: it is then taken as reached only while
+   * requests wait.
+   */
+  double slotWaitSeconds(Candidate c, double meanAnswerTokens) {
+    if (maxRunningRequests <= 0) {
+      return 0.0;
+    }
+    int running = c.running();
+    int waiting = c.waiting();
+    if (running > maxRunningRequests && waiting == 0) {
+      return 0.0;
+    }
+    int free = Math.max(0, maxRunningRequests - running);
+    if (waiting < free) {
+      return 0.0;
+    }
+    double answer =
+        Double.isNaN(meanAnswerTokens)
+            ? Scheduler.TYPICAL_OUTPUT_TOKENS
+            : Math.max(1.0, meanAnswerTokens);
+    int batch = Math.max(1, running);
+    double step = c.profile().stepSeconds(batch, attendedTokens(c));
+    return (waiting - free + 1) * answer * step / batch;
   }
 
   /**

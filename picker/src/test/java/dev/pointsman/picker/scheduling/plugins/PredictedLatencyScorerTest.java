@@ -116,7 +116,7 @@ class PredictedLatencyScorerTest {
                       0, 0, kv, 448_000, java.util.Set.of(), java.util.Set.of(), -1, Double.NaN, 0),
                   InFlightTracker.Load.NONE));
       double[] cacheBlind = new double[2];
-      new PredictedLatencyScorer(256, 0.5, 2.0, 0, 0, 0, true, 10)
+      new PredictedLatencyScorer(256, 0.5, 2.0, 0, 0, 0, true, 10, 256)
           .score(Fixtures.request(null, "", 4096), c, state, cacheBlind);
       assertThat(cacheBlind[1]).as("by TTFT alone, at KV %s", kv).isGreaterThan(cacheBlind[0]);
       double[] out = score(c, state, 4096);
@@ -213,7 +213,7 @@ class PredictedLatencyScorerTest {
 
     // the private price is the operator's
     double[] flat = new double[2];
-    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 10)
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 10, 256)
         .score(request, c, Fixtures.cycle(prompt, matches, nothingElse, conversation), flat);
     assertThat(flat).containsExactly(shared, within(1e-12));
   }
@@ -238,12 +238,12 @@ class PredictedLatencyScorerTest {
     List<Candidate> c = List.of(mid("10.0.0.1:8000", 60, 0.9), mid("10.0.0.2:8000", 2, 0.05));
     var request = Fixtures.request(null, "", 4096);
     double[] firstToken = new double[2];
-    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 10)
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 10, 256)
         .score(request, c, state, firstToken);
     assertThat(firstToken[0]).as("by first token alone the cache wins").isEqualTo(1.0);
 
     double[] decoding = new double[2];
-    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 1.0, true, 10)
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 1.0, true, 10, 256)
         .score(request, c, state, decoding);
     assertThat(decoding[1]).as("what it costs the big batch moves it").isEqualTo(1.0);
     assertThat(decoding[0]).isLessThan(0.5);
@@ -256,16 +256,22 @@ class PredictedLatencyScorerTest {
     List<Candidate> c = List.of(on(FAST, 0, 0, 0), on(SLOW, 0, 0, 0), mid("10.0.0.3:8000", 0, 0));
     var request = Fixtures.request(null, "", 2048);
     double[] firstToken = new double[3];
-    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 10)
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 10, 256)
         .score(request, c, NO_PREFIX, firstToken);
     double[] decoding = new double[3];
-    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 1.0, true, 10)
+    new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 1.0, true, 10, 256)
         .score(request, c, NO_PREFIX, decoding);
     assertThat(decoding).containsExactly(firstToken, within(1e-12));
   }
 
   /** An endpoint of the mid GPU with 448k tokens of KV cache, {@code kv} of it in use. */
   private static Candidate kv(String address, int waiting, int running, double kv) {
+    return kv(address, waiting, running, kv, InFlightTracker.Load.NONE);
+  }
+
+  /** {@link #kv} with the picker's own load there. */
+  private static Candidate kv(
+      String address, int waiting, int running, double kv, InFlightTracker.Load load) {
     return Fixtures.withProfile(
         address,
         MID,
@@ -279,11 +285,77 @@ class PredictedLatencyScorerTest {
             -1,
             Double.NaN,
             0),
-        InFlightTracker.Load.NONE);
+        load);
+  }
+
+  private static final PredictedLatencyScorer NO_CAP =
+      new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 10, 0);
+
+  @Test
+  void withEverySequenceSlotTakenEachRequestQueuedAheadWaitsForOneToFinish() {
+    // the default cap, 256 sequences, all taken by answers of 1,000 tokens: a 100-token prompt
+    // behind cached documents costs next to nothing to prefill, but it is not admitted until
+    // running requests finish
+    Candidate full = kv("10.0.0.1:8000", 40, 256, 0.2);
+    double computeOnly = NO_CAP.predictTtftSeconds(full, 100, 256, 1000);
+    double queued40 = scorer.predictTtftSeconds(full, 100, 256, 1000);
+    double queued120 =
+        scorer.predictTtftSeconds(kv("10.0.0.1:8000", 120, 256, 0.2), 100, 256, 1000);
+    assertThat(queued40).isGreaterThan(2 * computeOnly);
+    assertThat(queued120).as("a longer queue waits longer").isGreaterThan(2 * queued40);
+    assertThat(scorer.predictTtftSeconds(full, 100, 256, 4000))
+        .as("longer answers hold their slots longer")
+        .isGreaterThan(3 * queued40);
+    // the wait is the queue over the rate at which slots free: one per answer's length of steps
+    double step = MID.stepSeconds(256, 0.2 * 448_000);
+    assertThat(scorer.slotWaitSeconds(full, 1000)).isCloseTo(41 * 1000 * step / 256, within(1e-9));
+  }
+
+  @Test
+  void aFreeSlotOrNoCapLeavesTheComputeEstimate() {
+    // 200 running, 40 waiting: 56 slots free, every queued request is admitted at once
+    Candidate room = kv("10.0.0.1:8000", 40, 200, 0.2);
+    assertThat(scorer.slotWaitSeconds(room, 200)).isZero();
+    assertThat(scorer.predictTtftSeconds(room, 100, 256, 200))
+        .isEqualTo(NO_CAP.predictTtftSeconds(room, 100, 256, 200));
+    // the picker's own picks since the scrape queue too: 60 more fill the free slots
+    Candidate picked = kv("10.0.0.1:8000", 40, 200, 0.2, Fixtures.pending(60, 6_000));
+    assertThat(scorer.slotWaitSeconds(picked, 200)).isGreaterThan(0);
+    assertThat(NO_CAP.slotWaitSeconds(kv("10.0.0.1:8000", 500, 256, 0.2), 200)).isZero();
+  }
+
+  @Test
+  void aRunningCountAboveTheSettingShowsTheCapIsHigher() {
+    // the engine runs 400 sequences, so its cap is not 256: with nothing waiting, no slot wait;
+    // with requests waiting it is taken as full
+    assertThat(scorer.slotWaitSeconds(kv("10.0.0.1:8000", 0, 400, 0.5), 200)).isZero();
+    assertThat(scorer.slotWaitSeconds(kv("10.0.0.1:8000", 30, 400, 0.5), 200)).isGreaterThan(0);
+  }
+
+  @Test
+  void sequencesSharingACachedDocumentEachReadItAtEveryStep() {
+    // 200 running requests on one 2,000-token document: the cache holds the document once (10%
+    // of 448k tokens in use), but each sequence's attention reads all 2,000 tokens of its context:
+    // a step beside them is bound by reading 400k tokens, not 45k
+    InFlightTracker.Load shared = new InFlightTracker.Load(0, 0, 200, 200 * 2_000L);
+    Candidate sharing = kv("10.0.0.1:8000", 0, 200, 0.1, shared);
+    Candidate alone = kv("10.0.0.1:8000", 0, 200, 0.1);
+    assertThat(scorer.predictTtftSeconds(sharing, 100, 256, 200))
+        .isGreaterThan(scorer.predictTtftSeconds(alone, 100, 256, 200));
+    assertThat(scorer.predictTtftSeconds(sharing, 100, 256, 200))
+        .as("as if the cache held every sequence's context apart (compute alone: no block wait)")
+        .isCloseTo(
+            COMPUTE_ONLY.predictTtftSeconds(
+                kv("10.0.0.1:8000", 0, 200, 400_000 / 448_000.0), 100, 256, 200),
+            within(1e-9));
+    // short live prompts read less than the cache in use: the cache's figure stands
+    InFlightTracker.Load brief = new InFlightTracker.Load(0, 0, 200, 200 * 100L);
+    assertThat(scorer.predictTtftSeconds(kv("10.0.0.1:8000", 0, 200, 0.1, brief), 100, 256, 200))
+        .isEqualTo(scorer.predictTtftSeconds(alone, 100, 256, 200));
   }
 
   private static final PredictedLatencyScorer COMPUTE_ONLY =
-      new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, false, 10);
+      new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, false, 10, 256);
 
   @Test
   void aFullKvCacheMakesPromptsWaitForFinishingRequests() {
@@ -331,7 +403,7 @@ class PredictedLatencyScorerTest {
     Candidate tight = kv("10.0.0.1:8000", 0, 200, 0.995);
     assertThat(scorer.kvWaitSeconds(tight, 1200, 1000)).isGreaterThan(0);
     assertThat(
-            new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 0)
+            new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 0, 256)
                 .kvWaitSeconds(tight, 1200, 1000))
         .isZero();
   }
@@ -359,7 +431,8 @@ class PredictedLatencyScorerTest {
   @Test
   void rejectsANegativeOrNonFiniteReserve() {
     for (double bad : new double[] {-1, Double.NaN, Double.POSITIVE_INFINITY}) {
-      assertThatThrownBy(() -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, bad))
+      assertThatThrownBy(
+              () -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, bad, 256))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("kvReserveSteps");
     }
@@ -367,14 +440,17 @@ class PredictedLatencyScorerTest {
 
   @Test
   void rejectsANegativeOrInfiniteDecodeValue() {
-    assertThatThrownBy(() -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, -0.1, true, 10))
+    assertThatThrownBy(
+            () -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, -0.1, true, 10, 256))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("decodeValue");
     assertThatThrownBy(
             () ->
                 new PredictedLatencyScorer(
-                    256, 0.5, 2.0, 1.0, 1.0, Double.POSITIVE_INFINITY, true, 10))
+                    256, 0.5, 2.0, 1.0, 1.0, Double.POSITIVE_INFINITY, true, 10, 256))
         .hasMessageContaining("decodeValue");
+    assertThatThrownBy(() -> new PredictedLatencyScorer(256, 0.5, 2.0, 1.0, 1.0, 0, true, 10, -1))
+        .hasMessage("maxRunningRequests: -1 (expected >= 0; 0 = no cap)");
   }
 
   @Test
