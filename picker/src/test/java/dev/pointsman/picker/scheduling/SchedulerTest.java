@@ -300,12 +300,27 @@ class SchedulerTest {
    */
   private static boolean stays(
       String earlier, String next, int waiting, SchedulingPolicy policy, long seed) {
+    return stays(earlier, next, 8, waiting, 0.9, policy, seed);
+  }
+
+  /**
+   * Whether {@code next} goes where {@code earlier} went, once that endpoint runs {@code running}
+   * sequences with {@code waiting} queued and the other is idle, both at {@code kv} KV-cache use.
+   */
+  private static boolean stays(
+      String earlier,
+      String next,
+      int running,
+      int waiting,
+      double kv,
+      SchedulingPolicy policy,
+      long seed) {
     InFlightTracker tracker = new InFlightTracker();
     Scheduler s = new Scheduler(new PrefixIndex(31_250), tracker, PrefixHasher.DEFAULT, () -> 0L);
     PoolSnapshot cold =
         pool(
-            up("10.0.0.1:8000", Fixtures.metrics(0, 0, 0.9)),
-            up("10.0.0.2:8000", Fixtures.metrics(0, 0, 0.9)));
+            up("10.0.0.1:8000", Fixtures.metrics(0, 0, kv)),
+            up("10.0.0.2:8000", Fixtures.metrics(0, 0, kv)));
     Decision.Picked first =
         (Decision.Picked)
             s.schedule(
@@ -317,7 +332,7 @@ class SchedulerTest {
     List<EndpointState> states = new ArrayList<>();
     for (EndpointState e : cold.endpoints()) {
       boolean holder = e.address().equals(first.address());
-      states.add(holder ? up(e.address(), Fixtures.metrics(waiting, 8, 0.9)) : e);
+      states.add(holder ? up(e.address(), Fixtures.metrics(waiting, running, kv)) : e);
       tracker.onScrape(e.address());
     }
     Decision.Picked second =
@@ -340,18 +355,7 @@ class SchedulerTest {
     String turn = history + Fixtures.text(r, 256);
     String document = history + Fixtures.text(r, 256);
     String otherQuestion = history + Fixtures.text(r, 256);
-    SchedulingPolicy flat =
-        Plugins.build(
-            new PolicyConfig(
-                null,
-                List.of(
-                    new PluginSpec("predicted-latency-scorer", 4.0, Map.of("privateCacheValue", 1)),
-                    PluginSpec.of("lora-affinity-scorer", 2),
-                    PluginSpec.of("prefix-cache-scorer", 2),
-                    PluginSpec.of("kv-cache-utilization-scorer", 4)),
-                null,
-                null,
-                null));
+    SchedulingPolicy flat = withLatencyParams(Map.of("privateCacheValue", 1));
     // 40 requests queued on the holder: worth recomputing 6 KB at the shared price, not at 8 times
     // it
     assertThat(stays(history, turn, 40, DEFAULT, seed)).as("the conversation stays").isTrue();
@@ -363,6 +367,48 @@ class SchedulerTest {
         .isFalse();
     // the price is dearer, not infinite: behind 320 the conversation moves too
     assertThat(stays(history, turn, 320, DEFAULT, seed)).isFalse();
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3})
+  void aDocumentsHolderWithEverySequenceSlotTakenLosesItsNextQuestion(long seed) {
+    // a document's first question went to one endpoint; a second question about it follows. The
+    // queue there is of questions about cached documents too: 16 uncached tokens each, as the
+    // picker learns from what it sends (meanPromptTokens stands in for that here)
+    SplittableRandom r = new SplittableRandom(seed);
+    String document = Fixtures.text(r, 12_288);
+    String asked = document + Fixtures.text(r, 256);
+    String question = document + Fixtures.text(r, 256);
+    SchedulingPolicy capped = withLatencyParams(Map.of("meanPromptTokens", 16));
+    SchedulingPolicy noCap =
+        withLatencyParams(Map.of("meanPromptTokens", 16, "maxRunningRequests", 0));
+    // 200 running, 40 queued: every queued request finds a free slot, the cache wins
+    assertThat(stays(asked, question, 200, 40, 0.3, capped, seed)).isTrue();
+    // 256 running, the default cap: each queued request waits for a running one to finish
+    assertThat(stays(asked, question, 256, 40, 0.3, capped, seed))
+        .as("behind 40 at the cap, the question moves to the idle endpoint")
+        .isFalse();
+    assertThat(stays(asked, question, 256, 10, 0.3, capped, seed))
+        .as("behind 10 the wait is short enough for the cache")
+        .isTrue();
+    assertThat(stays(asked, question, 256, 40, 0.3, noCap, seed))
+        .as("with no cap assumed it stays behind the queue")
+        .isTrue();
+  }
+
+  /** The default blend with the predicted-latency scorer's {@code params}. */
+  private static SchedulingPolicy withLatencyParams(Map<String, Object> params) {
+    return Plugins.build(
+        new PolicyConfig(
+            null,
+            List.of(
+                new PluginSpec("predicted-latency-scorer", 4.0, params),
+                PluginSpec.of("lora-affinity-scorer", 2),
+                PluginSpec.of("prefix-cache-scorer", 2),
+                PluginSpec.of("kv-cache-utilization-scorer", 4)),
+            null,
+            null,
+            null));
   }
 
   // --- bursts against one stale snapshot
