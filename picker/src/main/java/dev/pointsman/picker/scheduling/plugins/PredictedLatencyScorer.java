@@ -341,17 +341,20 @@ public final class PredictedLatencyScorer implements Scorer {
     // the scrape may add work from other routers
     double queued = Math.max(scraped, c.load().prefillTokens());
     double seconds = prefillSeconds(c, queued + uncachedPromptTokens);
-    double slot = slotWaitSeconds(c, meanAnswerTokens);
-    if (slot > 0) {
-      // a slot frees, then this prompt's own prefill takes its steps
-      seconds = Math.max(seconds, slot + prefillSeconds(c, uncachedPromptTokens));
+    // admission waits for a free sequence slot and, with kvAdmission, for free blocks
+    double wait = slotWaitSeconds(c, meanAnswerTokens);
+    if (kvAdmission) {
+      wait = Math.max(wait, kvWaitSeconds(c, queued + uncachedPromptTokens, meanAnswerTokens));
     }
-    if (!kvAdmission) {
-      return seconds;
-    }
-    double wait = kvWaitSeconds(c, queued + uncachedPromptTokens, meanAnswerTokens);
-    // once blocks are free, this prompt's own prefill still takes its steps
+    // once admitted, this prompt's own prefill still takes its steps
     return wait <= 0 ? seconds : Math.max(seconds, wait + prefillSeconds(c, uncachedPromptTokens));
+  }
+
+  /** Output tokens per answer: {@code meanAnswerTokens}, or a typical chat answer's when NaN. */
+  private static double answerTokens(double meanAnswerTokens) {
+    return Double.isNaN(meanAnswerTokens)
+        ? Scheduler.TYPICAL_OUTPUT_TOKENS
+        : Math.max(1.0, meanAnswerTokens);
   }
 
   /**
@@ -405,10 +408,7 @@ public final class PredictedLatencyScorer implements Scorer {
     if (waiting < free) {
       return 0.0;
     }
-    double answer =
-        Double.isNaN(meanAnswerTokens)
-            ? Scheduler.TYPICAL_OUTPUT_TOKENS
-            : Math.max(1.0, meanAnswerTokens);
+    double answer = answerTokens(meanAnswerTokens);
     int batch = Math.max(1, running);
     double step = c.profile().stepSeconds(batch, attendedTokens(c));
     return (waiting - free + 1) * answer * step / batch;
@@ -438,10 +438,7 @@ public final class PredictedLatencyScorer implements Scorer {
     if (deficit <= 0) {
       return 0.0;
     }
-    double answer =
-        Double.isNaN(meanAnswerTokens)
-            ? Scheduler.TYPICAL_OUTPUT_TOKENS
-            : Math.max(1.0, meanAnswerTokens);
+    double answer = answerTokens(meanAnswerTokens);
     double step = c.profile().stepSeconds(batch, held);
     double turnover = answer * step;
     double freedPerSecond = (held / answer - batch) / step;
