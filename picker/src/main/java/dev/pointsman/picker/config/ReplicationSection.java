@@ -27,8 +27,9 @@ import java.util.List;
  * @param expectedMembers the replica count; a view with fewer (and more than one) members is
  *     reported partitioned. 0: unknown, only a view of one is reported (as alone)
  * @param shareLatencies whether each replica also trains its TTFT and TPOT models on the others'
- *     responses (default false: each learns from its own; sharing them makes the replicas' models
- *     identical, and replicas that choose on identical state send the same endpoint the same burst;
+ *     responses (default false: each learns from its own, forgetting per response as fast as the
+ *     view's members together would; sharing them makes the replicas' models identical, and
+ *     replicas that choose on identical state send the same endpoint the same burst;
  *     docs/benchmarks.md, "Picker replicas")
  */
 public record ReplicationSection(

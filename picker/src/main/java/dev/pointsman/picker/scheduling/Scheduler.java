@@ -90,6 +90,16 @@ public final class Scheduler {
     return latencyModel;
   }
 
+  /**
+   * Tells the learned TTFT and TPOT models that {@code replicas} pickers split the responses, this
+   * one learning from its own share ({@link LatencyModel#splitAmong}); 1 when alone or when every
+   * replica's observations are learned here too.
+   */
+  public void learnFromShareOf(int replicas) {
+    latencyModel.splitAmong(replicas);
+    tpotModel.splitAmong(replicas);
+  }
+
   public AdapterHistory adapterHistory() {
     return adapters;
   }

@@ -47,6 +47,7 @@ final class Cluster implements AutoCloseable {
   private final int[] ports;
   private final int expected;
   private final int batchMillis;
+  private final boolean shareLatencies;
   private final List<Replica> started = new ArrayList<>();
   private final List<Integer> startedIndex = new ArrayList<>();
 
@@ -55,9 +56,23 @@ final class Cluster implements AutoCloseable {
   }
 
   Cluster(int size, int batchMillis) {
+    this(size, batchMillis, true);
+  }
+
+  /**
+   * @param shareLatencies whether replicas share every response's latencies (the tests of what
+   *     travels) or, as the chart's default, each learns from its own
+   */
+  Cluster(int size, int batchMillis, boolean shareLatencies) {
     this.ports = LoopbackPorts.free(size);
     this.expected = size;
     this.batchMillis = batchMillis;
+    this.shareLatencies = shareLatencies;
+  }
+
+  /** The replicas the cluster is made for. */
+  int size() {
+    return ports.length;
   }
 
   /** Starts replica {@code i} (its name is "r" + i), with this test's fast failure timers. */
@@ -95,7 +110,7 @@ final class Cluster implements AutoCloseable {
             1_000,
             1_000,
             expected,
-            true); // these tests check that every kind of fact travels, latencies included
+            shareLatencies);
     Scheduler scheduler =
         new Scheduler(
             new PrefixIndex(10_000), new InFlightTracker(), PrefixHasher.DEFAULT, System::nanoTime);

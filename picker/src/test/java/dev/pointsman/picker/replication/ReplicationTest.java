@@ -46,7 +46,12 @@ class ReplicationTest {
   }
 
   private List<Replica> startAll(int n) {
-    cluster = new Cluster(n);
+    return startAll(new Cluster(n));
+  }
+
+  private List<Replica> startAll(Cluster c) {
+    cluster = c;
+    int n = c.size();
     List<Replica> rs = IntStream.range(0, n).mapToObj(cluster::start).toList();
     // settled too: a partition while a joiner still reads its snapshot is another story (the
     // joiner waits out its barrier first), not what these tests are about
@@ -119,6 +124,34 @@ class ReplicationTest {
     // and: a and b still share
     Decision.Picked fromA = a.pick(DOC + "after");
     await("b still learns from a", () -> b.live(fromA.address()) == 1);
+  }
+
+  @Test
+  void replicasLearningFromTheirOwnResponsesForgetAsFastAsTheViewSplitsThem() throws Exception {
+    // given: three replicas, each learning latencies from its own responses (the default)
+    List<Replica> rs = startAll(new Cluster(3, 10, false));
+    Replica a = rs.get(0);
+    Replica c = rs.get(2);
+    assertThat(a.scheduler().latencyModel().splitAmong()).isEqualTo(3);
+    assertThat(a.scheduler().tpotModel().splitAmong()).isEqualTo(3);
+
+    // when: one crashes, the two left split the responses between them
+    Util.shutdown(c.replicator().channel());
+    await("c gone from the view", () -> a.members() == 2);
+    assertThat(a.scheduler().latencyModel().splitAmong()).isEqualTo(2);
+
+    // and: one that leaves learns alone again
+    a.replicator().close();
+    assertThat(a.scheduler().latencyModel().splitAmong()).isEqualTo(1);
+    assertThat(a.scheduler().tpotModel().splitAmong()).isEqualTo(1);
+  }
+
+  @Test
+  void replicasLearningFromEveryResponseForgetAsOnePickerDoes() {
+    // the tests' default cluster shares every response's latencies
+    List<Replica> rs = startAll(2);
+    assertThat(rs.get(0).scheduler().latencyModel().splitAmong()).isEqualTo(1);
+    assertThat(rs.get(1).scheduler().latencyModel().splitAmong()).isEqualTo(1);
   }
 
   @Test

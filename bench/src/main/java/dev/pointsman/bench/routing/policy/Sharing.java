@@ -24,8 +24,10 @@ import java.util.function.LongSupplier;
  * changed, and the whole map at least every third of {@code staleMillis}); the batch reaches every
  * other member {@link #NETWORK_DELAY_NANOS} later. So a peer's fact is never seen at once: one
  * batch interval at most plus the network delay after it happened. The first batch is one interval
- * after the start, as the replicator schedules it. Not modelled: lost or split messages, joins and
- * partitions (every member is in the view from the start).
+ * after the start, as the replicator schedules it. Each member trains its latency models on its own
+ * responses and is told how many members split them, as the replicator tells a picker its view's
+ * size. Not modelled: lost or split messages, joins and partitions (every member is in the view
+ * from the start).
  *
  * <p>{@link #advance} runs the batches and deliveries due by now, in time order; the gateway calls
  * it before each event, so a decision sees exactly the facts delivered by its time.
@@ -52,6 +54,9 @@ final class Sharing {
     for (Scheduler s : schedulers) {
       Outbox outbox = Outbox.of(cfg);
       s.shareWith(outbox);
+      if (!cfg.shareLatencies()) {
+        s.learnFromShareOf(schedulers.size()); // as the replicator does for its view
+      }
       members.add(
           new Member(
               s,

@@ -53,6 +53,8 @@ class GatewayTest {
     Gateway replicas =
         Gateway.create(
             "pointsman", views, new SplittableRandom(1), new SplittableRandom(2), Map.of(), 2);
+    // without replication a picker knows of no other: it learns as if alone
+    assertThat(replicas.scheduler(0).latencyModel().splitAmong()).isEqualTo(1);
     List<BenchRequest> requests = new ArrayList<>();
     for (long id = 0; id < 200; id++) {
       BenchRequest r =
@@ -107,6 +109,10 @@ class GatewayTest {
         Gateway.create(
             policy, views, new SplittableRandom(1), new SplittableRandom(2), Map.of(), 2, true);
     assertThat(shared.shares()).isTrue();
+    // each learns latencies from its own responses, half the pool's, as the replicator tells a
+    // picker whose view has two members
+    assertThat(shared.scheduler(0).latencyModel().splitAmong()).isEqualTo(2);
+    assertThat(shared.scheduler(1).tpotModel().splitAmong()).isEqualTo(2);
     cluster.runUntil(10);
     BenchRequest r =
         new BenchRequest(SimRequest.of(1, 10, List.of(new Segment(7, 300)), 10), "sharegpt", false);

@@ -21,11 +21,26 @@ import java.util.concurrent.ConcurrentHashMap;
  * is small, extrapolates wildly into the next burst. Before any observation the model is the
  * analytic estimate itself ({@code a = 0, b = 1}).
  *
+ * <p>Its memory is counted in observations, so a picker replica that learns from its own share of
+ * the responses ({@link #splitAmong}) forgets that many times as fast per observation: it then
+ * follows a change in about the same time as one picker that sees every response.
+ *
  * <p>O(1) time and a handful of numbers per endpoint, whatever the traffic. Thread-safe: each
  * endpoint's fit is guarded by its own lock.
  */
 public final class LatencyModel {
+  /**
+   * The least an observation is remembered, however many replicas split the responses: about the
+   * last ten observations of an endpoint, below which one slow request moves the fit too far.
+   */
+  static final double MIN_FORGETTING = 0.9;
+
   private final double forgetting;
+
+  /** The forgetting factor each observation applies: {@code forgetting^replicas}, bounded. */
+  private volatile double perObservation;
+
+  private volatile int replicas = 1;
   private final double unit;
   private final Kind kind;
   private final ConcurrentHashMap<String, Fit> fits = new ConcurrentHashMap<>();
@@ -68,6 +83,7 @@ public final class LatencyModel {
       throw new IllegalArgumentException("unitSeconds: " + unitSeconds + " (expected > 0)");
     }
     this.forgetting = forgetting;
+    this.perObservation = forgetting;
     this.unit = unitSeconds;
     this.kind = kind;
   }
@@ -110,7 +126,27 @@ public final class LatencyModel {
       return;
     }
     fits.computeIfAbsent(endpoint, e -> newFit())
-        .update(analyticSeconds / unit, observedSeconds / unit, forgetting);
+        .update(analyticSeconds / unit, observedSeconds / unit, perObservation);
+  }
+
+  /**
+   * Sets how many picker replicas split the pool's responses between them, this model learning from
+   * one share: each observation then forgets as {@code replicas} observations would (at most down
+   * to {@link #MIN_FORGETTING}), so that the fit follows a slower or faster endpoint about as soon,
+   * in time, as one picker's model that sees every response. 1: alone, or learning from every
+   * replica's responses.
+   */
+  public void splitAmong(int replicas) {
+    if (replicas < 1) {
+      throw new IllegalArgumentException("replicas: " + replicas + " (expected >= 1)");
+    }
+    this.replicas = replicas;
+    this.perObservation = Math.max(MIN_FORGETTING, Math.pow(forgetting, replicas));
+  }
+
+  /** How many replicas split the responses this model learns from ({@link #splitAmong}). */
+  public int splitAmong() {
+    return replicas;
   }
 
   /**

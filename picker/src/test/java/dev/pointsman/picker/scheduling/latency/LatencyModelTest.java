@@ -144,6 +144,63 @@ class LatencyModelTest {
     assertThat(m.observations("pod-0")).isEqualTo(25_000);
   }
 
+  /**
+   * The pool's responses after a pod became three times slower until {@code m}, shown every {@code
+   * every}-th of them, predicts at least twice the analytic estimate.
+   */
+  private static int poolResponsesToFollowASlowdown(LatencyModel m, int every) {
+    SplittableRandom rnd = new SplittableRandom(7);
+    for (int i = 0; i < 2_000; i++) {
+      double x = rnd.nextDouble(0.05, 1.0);
+      if (i % every == 0) {
+        m.observe("pod", x, x);
+      }
+    }
+    for (int i = 1; i <= 100_000; i++) {
+      double x = rnd.nextDouble(0.05, 1.0);
+      if (i % every == 0) {
+        m.observe("pod", x, 3 * x);
+      }
+      if (m.predict("pod", 0.5) >= 1.0) {
+        return i;
+      }
+    }
+    throw new AssertionError("never followed the slowdown");
+  }
+
+  @Test
+  void aReplicaLearningFromItsShareFollowsASlowdownAsSoonAsOnePickerSeeingEveryResponse() {
+    int alone = poolResponsesToFollowASlowdown(new LatencyModel(), 1);
+
+    // given: four replicas split the responses, and this one learns from every fourth
+    LatencyModel replica = new LatencyModel();
+    replica.splitAmong(4);
+    int split = poolResponsesToFollowASlowdown(replica, 4);
+
+    // then: it follows after about as many of the pool's responses as one picker does, where a
+    // replica forgetting per observation as one picker does would take about four times as many
+    LatencyModel unaware = new LatencyModel();
+    int slow = poolResponsesToFollowASlowdown(unaware, 4);
+    assertThat(replica.splitAmong()).isEqualTo(4);
+    assertThat((double) split).isBetween(0.75 * alone, 1.33 * alone);
+    assertThat(slow).isGreaterThan(3 * alone);
+  }
+
+  @Test
+  void howeverManyReplicasSplitTheResponsesOneObservationMovesTheFitByATenthAtMost() {
+    LatencyModel m = new LatencyModel();
+    m.splitAmong(1_000);
+    for (int i = 0; i < 1_000; i++) {
+      m.observe("pod", 0.5, 0.5);
+    }
+    // one request ten times slower than the others' pace
+    m.observe("pod", 0.5, 5.5);
+    assertThat(m.factor("pod")).isCloseTo(2.0, within(1e-9)); // 0.9 * 1 + 0.1 * 11
+    assertThatThrownBy(() -> m.splitAmong(0)).hasMessageContaining("replicas: 0");
+    m.splitAmong(1);
+    assertThat(m.splitAmong()).isEqualTo(1);
+  }
+
   @Test
   void ignoresNonsenseObservations() {
     LatencyModel m = new LatencyModel();
