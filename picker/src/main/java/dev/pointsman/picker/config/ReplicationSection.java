@@ -113,6 +113,15 @@ public record ReplicationSection(
         shareLatencies);
   }
 
+  /**
+   * How many replicas split the responses each one's latency models learn from, in a view of {@code
+   * members} ({@code Scheduler.learnFromShareOf}): all of them, unless every response's latencies
+   * are shared, when each learns from every response.
+   */
+  public int latencySplit(int members) {
+    return shareLatencies ? 1 : members;
+  }
+
   private static void check(String name, int value, int min, int max) {
     if (value < min || value > max) {
       throw new IllegalArgumentException(

@@ -372,10 +372,7 @@ public final class Replicator implements Receiver, AutoCloseable {
     List<String> members = v.getMembers().stream().map(String::valueOf).toList();
     peers.retain(members);
     budgets.retainPeers(members);
-    if (!cfg.shareLatencies()) {
-      // each member learns from the responses to its own picks: its share of the pool's
-      scheduler.learnFromShareOf(members.size());
-    }
+    scheduler.learnFromShareOf(cfg.latencySplit(members.size()));
     if (v instanceof MergeView merge) {
       stats.merges.incrementAndGet();
       executor.execute(() -> absorbMerge(merge, before));

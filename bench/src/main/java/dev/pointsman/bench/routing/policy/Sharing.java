@@ -54,9 +54,7 @@ final class Sharing {
     for (Scheduler s : schedulers) {
       Outbox outbox = Outbox.of(cfg);
       s.shareWith(outbox);
-      if (!cfg.shareLatencies()) {
-        s.learnFromShareOf(schedulers.size()); // as the replicator does for its view
-      }
+      s.learnFromShareOf(cfg.latencySplit(schedulers.size())); // as the replicator does
       members.add(
           new Member(
               s,
