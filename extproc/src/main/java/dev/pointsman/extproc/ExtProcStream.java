@@ -23,20 +23,24 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   private final StreamObserver<ProcessingResponse> out;
   private final ExtProcContext context;
+  private final InboundWindow window;
   private final RequestPhase request;
   private ResponsePhase response;
   private BodyMode responseMode;
   private boolean closed;
 
-  ExtProcStream(StreamObserver<ProcessingResponse> out, ExtProcContext context) {
+  ExtProcStream(
+      StreamObserver<ProcessingResponse> out, ExtProcContext context, InboundWindow window) {
     this.out = out;
     this.context = context;
+    this.window = window;
     this.responseMode = context.settings().responseBodyMode();
     this.request = new RequestPhase(out::onNext, context);
   }
 
   @Override
   public synchronized void onNext(ProcessingRequest message) {
+    window.received();
     if (closed) {
       return;
     }

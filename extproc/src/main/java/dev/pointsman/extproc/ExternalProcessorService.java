@@ -30,6 +30,6 @@ public final class ExternalProcessorService
 
   @Override
   public StreamObserver<ProcessingRequest> process(StreamObserver<ProcessingResponse> out) {
-    return new ExtProcStream(out, context);
+    return new ExtProcStream(out, context, InboundWindow.open(out));
   }
 }

@@ -2,6 +2,7 @@ package dev.pointsman.bench.extproc;
 
 import com.google.protobuf.ByteString;
 import dev.pointsman.extproc.ExtProcSettings;
+import dev.pointsman.extproc.InboundWindow;
 import dev.pointsman.extproc.Responses;
 import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
@@ -22,7 +23,8 @@ import java.util.Map;
  * Responses#DESTINATION} as {@code raw_value}, {@code clear_route_cache}, dynamic metadata {@code
  * envoy.lb}), then echoes the body as {@code streamed_response} chunks by the picker's rule (the
  * chunks concatenated, then cut at {@code echoChunkBytes}, end of stream on the last), then the
- * trailers reply. Response-side messages pass through unchanged.
+ * trailers reply. Response-side messages pass through unchanged. It asks gRPC for its messages as
+ * the picker does ({@link InboundWindow}).
  */
 public final class EchoExtProc extends ExternalProcessorGrpc.ExternalProcessorImplBase {
   private final ProcessingResponse route;
@@ -37,21 +39,24 @@ public final class EchoExtProc extends ExternalProcessorGrpc.ExternalProcessorIm
 
   @Override
   public StreamObserver<ProcessingRequest> process(StreamObserver<ProcessingResponse> out) {
-    return new Stream(out);
+    return new Stream(out, InboundWindow.open(out));
   }
 
   private final class Stream implements StreamObserver<ProcessingRequest> {
     private final StreamObserver<ProcessingResponse> out;
+    private final InboundWindow window;
     private final List<ByteString> chunks = new ArrayList<>();
     private boolean headers;
     private boolean bodyEnded;
 
-    Stream(StreamObserver<ProcessingResponse> out) {
+    Stream(StreamObserver<ProcessingResponse> out, InboundWindow window) {
       this.out = out;
+      this.window = window;
     }
 
     @Override
     public void onNext(ProcessingRequest message) {
+      window.received();
       switch (message.getRequestCase()) {
         case REQUEST_HEADERS -> onHeaders(message.getRequestHeaders().getEndOfStream());
         case REQUEST_BODY -> onBody(message.getRequestBody());
