@@ -58,17 +58,19 @@ final class KneeLatencyReport {
                 + " and 95% t-interval (seeds ")
         .append(seeds)
         .append(
-            "); lower or higher is claimed only where the intervals separate, and a comparison"
-                + " is rejected where doubling the window moves a seed's p99 by more than 10%.")
+            "); lower or higher is claimed only where the intervals separate in both windows, and"
+                + " a comparison"
+                + " is rejected where doubling the window moves its ratio (pointsman's mean p99 over"
+                + " the baseline's) by more than 10%; seeds whose own p99 moved more are listed.")
         .append(quick ? " **--quick**: short runs." : "")
         .append("\n");
     for (Section s : sections) {
-      section(sb, s);
+      section(sb, s, seeds);
     }
     return sb.toString();
   }
 
-  private static void section(StringBuilder sb, Section s) {
+  private static void section(StringBuilder sb, Section s, List<Long> seeds) {
     Scenario sc = s.scenario();
     sb.append("\n## ").append(sc.name()).append(" (").append(sc.split()).append(")\n\n");
     sb.append(
@@ -125,7 +127,8 @@ final class KneeLatencyReport {
       return;
     }
     sb.append('\n')
-        .append(PodsNeededReport.latencyVerdict(product, baseline, sc.slo().kneeP99TtftMs()));
+        .append(
+            PodsNeededReport.latencyVerdict(product, baseline, sc.slo().kneeP99TtftMs(), seeds));
     for (PolicyKnee k : s.knees()) {
       if (k.policy().equals("pointsman") && !Double.isNaN(k.knee().passing())) {
         sb.append(

@@ -200,18 +200,13 @@ class PodsNeededTest {
   }
 
   @Test
-  void latencyIsComparedOnTheScenariosOwnFleetAndRejectedWhereDoublingMovesIt() {
+  void latencyIsComparedOnTheScenariosOwnFleetAndRejectedWhereDoublingMovesItsRatio() {
     // on the own fleet (8 pods): the baseline's p99 is 1,800-2,000 ms, pointsman's 400-440 ms;
-    // in the doubled window the baseline's seed 3 moves to 2,400 ms (+20%) in the second world
-    PodsNeeded.Evaluator steady =
-        (plan, policy, seed, pods, doubled) -> latencyFake(policy, seed, pods, doubled, false);
-    PodsNeeded.Evaluator drifting =
-        (plan, policy, seed, pods, doubled) -> latencyFake(policy, seed, pods, doubled, true);
+    // in the doubled window the baseline's seed 3 moves by the drift factor
     List<String> policies = List.of("weighted-least-request", "pointsman");
     List<Long> seeds = List.of(1L, 2L, 3L);
 
-    List<PodsNeeded.Outcome> outcomes =
-        new PodsNeeded(steady, 1, Progress.disabled()).run(List.of(s1()), policies, seeds);
+    List<PodsNeeded.Outcome> outcomes = latencyOutcomes(policies, seeds, 1.0);
     // then: every outcome carries its own-fleet runs, the doubled one run even where the search
     // did not need it (pointsman's figure is 5 pods, so its doubled check never ran 8)
     assertThat(outcomes)
@@ -229,12 +224,13 @@ class PodsNeededTest {
         .contains("| weighted-least-request | 1,800, 1,900, 2,000 | 1,900 [1,652, 2,148] |")
         .contains(
             "pointsman against weighted-least-request: 420 against 1,900 ms (ratio 0.22; doubled"
-                + " window 420 against 1,900 ms, ratio 0.22): **lower**");
+                + " window 420 against 1,900 ms, ratio 0.22): **lower**")
+        .doesNotContain("Seeds whose own p99 moved");
 
     // a baseline past the SLO on its own fleet on one seed: no latency figure is read there
     PodsNeeded.Evaluator overloaded =
         (plan, policy, seed, pods, doubled) -> {
-          PodsNeeded.Verdict v = latencyFake(policy, seed, pods, doubled, false);
+          PodsNeeded.Verdict v = latencyFake(policy, seed, pods, doubled, 1.0);
           return policy.equals("pointsman") || seed != 2
               ? v
               : new PodsNeeded.Verdict(v.passes(), 2_500, 1);
@@ -251,22 +247,68 @@ class PodsNeededTest {
         .contains("**not read**: weighted-least-request misses the 2,000 ms SLO")
         .doesNotContain("**lower**");
 
-    List<PodsNeeded.Outcome> drifted =
-        new PodsNeeded(drifting, 1, Progress.disabled()).run(List.of(s1()), policies, seeds);
+    // one seed moves 20% while the ratio of the means moves 7% (0.22 -> 0.21): the figure stands,
+    // and the seed that moved is named beside it
+    String seedMoved =
+        PodsNeededReport.markdown(
+            List.of(s1()), policies, seeds, latencyOutcomes(policies, seeds, 1.2), prices, false);
+    assertThat(seedMoved)
+        .contains("ratio 0.22; doubled window 420 against 2,033 ms, ratio 0.21): **lower**")
+        .contains(
+            "Seeds whose own p99 moved by more than 10% at twice the window:"
+                + " weighted-least-request seed 3 2,000 → 2,400 ms.");
+
+    // the seed moves 60%, the ratio 17% (0.22 -> 0.18): rejected
     String rejected =
-        PodsNeededReport.markdown(List.of(s1()), policies, seeds, drifted, prices, false);
+        PodsNeededReport.markdown(
+            List.of(s1()), policies, seeds, latencyOutcomes(policies, seeds, 1.6), prices, false);
     assertThat(rejected)
-        .contains("**rejected**: doubling the measured window moved weighted-least-request's p99")
+        .contains(
+            "ratio 0.18): **rejected**: doubling the measured window moved the ratio by more"
+                + " than 10%.")
         .doesNotContain("**lower**");
   }
 
-  /** Baseline: 7 pods needed, p99 1,700 + 100·seed on 8; pointsman: 5 pods, 380 + 20·seed. */
+  @Test
+  void aLowerVerdictNeedsTheIntervalsApartInTheDoubledWindowToo() {
+    PodsNeededReport.Latency product =
+        new PodsNeededReport.Latency(
+            "pointsman", new double[] {400, 420, 440}, new double[] {300, 420, 620});
+    PodsNeededReport.Latency apart =
+        new PodsNeededReport.Latency(
+            "b", new double[] {1_800, 1_900, 2_000}, new double[] {1_800, 1_900, 2_000});
+    PodsNeededReport.Latency close =
+        new PodsNeededReport.Latency(
+            "b", new double[] {1_800, 1_900, 2_000}, new double[] {1_000, 1_900, 2_800});
+    List<Long> seeds = List.of(1L, 2L, 3L);
+    assertThat(PodsNeededReport.latencyVerdict(product, apart, 2_000, seeds))
+        .contains("**lower**")
+        .contains("pointsman seed 1 400 → 300 ms, pointsman seed 3 440 → 620 ms.");
+    // the same means, so the same ratio; the doubled window's intervals overlap
+    assertThat(PodsNeededReport.latencyVerdict(product, close, 2_000, seeds))
+        .contains("**no separation**")
+        .contains("b seed 1 1,800 → 1,000 ms");
+    assertThat(PodsNeededReport.latencyVerdict(apart, product, 2_000, seeds))
+        .contains("**higher**");
+  }
+
+  private List<PodsNeeded.Outcome> latencyOutcomes(
+      List<String> policies, List<Long> seeds, double drift) {
+    PodsNeeded.Evaluator evaluator =
+        (plan, policy, seed, pods, doubled) -> latencyFake(policy, seed, pods, doubled, drift);
+    return new PodsNeeded(evaluator, 1, Progress.disabled()).run(List.of(s1()), policies, seeds);
+  }
+
+  /**
+   * Baseline: 7 pods needed, p99 1,700 + 100·seed on 8; pointsman: 5 pods, 380 + 20·seed; in the
+   * doubled window the baseline's seed 3 times {@code drift}.
+   */
   private static PodsNeeded.Verdict latencyFake(
-      String policy, long seed, int pods, boolean doubled, boolean drift) {
+      String policy, long seed, int pods, boolean doubled, double drift) {
     boolean baseline = !policy.equals("pointsman");
     double p99 = baseline ? 1_700 + 100 * seed : 380 + 20 * seed;
-    if (drift && doubled && baseline && seed == 3) {
-      p99 *= 1.2;
+    if (doubled && baseline && seed == 3) {
+      p99 *= drift;
     }
     return new PodsNeeded.Verdict(pods >= (baseline ? 7 : 5), p99, 1);
   }
