@@ -58,10 +58,10 @@ final class KneeLatencyReport {
                 + " and 95% t-interval (seeds ")
         .append(seeds)
         .append(
-            "); lower or higher is claimed only where the intervals separate in both windows, and"
-                + " a comparison"
-                + " is rejected where doubling the window moves its ratio (pointsman's mean p99 over"
-                + " the baseline's) by more than 10%; seeds whose own p99 moved more are listed.")
+            "); a comparison is rejected where doubling the window moves its ratio (pointsman's"
+                + " mean p99 over the baseline's) by more than 10%, and lower or higher is claimed"
+                + " only where the intervals separate in both windows; seeds whose own p99 moved"
+                + " more are listed.")
         .append(quick ? " **--quick**: short runs." : "")
         .append("\n");
     for (Section s : sections) {
@@ -76,12 +76,12 @@ final class KneeLatencyReport {
     sb.append(
         format(
             "- Own fleet: %d pods; SLO: p99 TTFT ≤ %.0f ms, ≥ 99.9%% served; %.0f s per run"
-                + " (first %.0f s warm-up), and twice that window; searches from %.1f req/s\n\n",
+                + " (first %.0f s warm-up), and twice that window; searches from %s req/s\n\n",
             s.pods(),
             sc.slo().kneeP99TtftMs(),
             sc.durationSeconds(),
             sc.warmupSeconds(),
-            s.start()));
+            rate(s.start())));
     sb.append("| policy | knee, req/s | first failing rate | rates run |\n|---|---|---|---|\n");
     for (PolicyKnee k : s.knees()) {
       sb.append("| ")
@@ -101,9 +101,9 @@ final class KneeLatencyReport {
     double rate = s.best().knee().passing();
     sb.append(
         format(
-            "%np99 TTFT at %s's knee (%.1f req/s), ms:%n%n| policy | per seed | mean [95%% CI] |"
+            "%np99 TTFT at %s's knee (%s req/s), ms:%n%n| policy | per seed | mean [95%% CI] |"
                 + " 2× window: per seed |%n|---|---|---|---|%n",
-            s.best().policy(), rate));
+            s.best().policy(), rate(rate)));
     PodsNeededReport.Latency product = null;
     PodsNeededReport.Latency baseline = null;
     for (PodsNeededReport.Latency l : s.latencies()) {
@@ -133,10 +133,10 @@ final class KneeLatencyReport {
       if (k.policy().equals("pointsman") && !Double.isNaN(k.knee().passing())) {
         sb.append(
             format(
-                "%nKnee rate, pointsman against %s: %s against %.1f req/s (ratio %s).%n",
+                "%nKnee rate, pointsman against %s: %s against %s req/s (ratio %s).%n",
                 s.best().policy(),
                 passing(k.knee()),
-                rate,
+                rate(rate),
                 k.knee().bracketed()
                     ? format("%.2f", k.knee().passing() / rate)
                     : format("≥ %.2f", k.knee().passing() / rate)));
@@ -146,15 +146,23 @@ final class KneeLatencyReport {
 
   private static String passing(KneeSearch.Knee k) {
     if (Double.isNaN(k.passing())) {
-      return format("< %.1f (none tried passed)", k.failing());
+      return "< " + rate(k.failing()) + " (none tried passed)";
     }
     return Double.isNaN(k.failing())
-        ? format("≥ %.1f (highest tried)", k.passing())
-        : format("%.1f", k.passing());
+        ? "≥ " + rate(k.passing()) + " (highest tried)"
+        : rate(k.passing());
   }
 
   private static String failing(KneeSearch.Knee k) {
-    return Double.isNaN(k.failing()) ? "–" : format("%.1f", k.failing());
+    return Double.isNaN(k.failing()) ? "–" : rate(k.failing());
+  }
+
+  /**
+   * A rate as the tables print it: to a tenth of a request a second, or to a hundredth below one (a
+   * trace's knee can be a fraction of a request a second).
+   */
+  static String rate(double reqPerS) {
+    return format(reqPerS < 1 ? "%.2f" : "%.1f", reqPerS);
   }
 
   private static String meanInterval(PodsNeededReport.Latency l) {

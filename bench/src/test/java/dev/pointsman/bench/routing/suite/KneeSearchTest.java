@@ -84,4 +84,13 @@ class KneeSearchTest {
     assertThat(KneeLatencyReport.best(java.util.List.of(a, none, pm, custom, b))).isEqualTo(b);
     assertThat(KneeLatencyReport.best(java.util.List.of(none, pm))).isNull();
   }
+
+  @Test
+  void aTracesKneeBelowOneRequestASecondKeepsItsHundredths() {
+    // a Mooncake trace on a mixed fleet is sized at 0.27 req/s; its knees are fractions of that
+    assertThat(KneeLatencyReport.rate(0.108)).isEqualTo("0.11");
+    assertThat(KneeLatencyReport.rate(0.0216)).isEqualTo("0.02");
+    assertThat(KneeLatencyReport.rate(5.73)).isEqualTo("5.7");
+    assertThat(KneeLatencyReport.rate(170.04)).isEqualTo("170.0");
+  }
 }
