@@ -98,12 +98,12 @@ final class KneeLatencyReport {
       sb.append("\nNo baseline met the SLO at any rate tried: nothing to compare at.\n");
       return;
     }
-    double rate = s.best().knee().passing();
+    double atKnee = s.best().knee().passing();
     sb.append(
         format(
             "%np99 TTFT at %s's knee (%s req/s), ms:%n%n| policy | per seed | mean [95%% CI] |"
                 + " 2× window: per seed |%n|---|---|---|---|%n",
-            s.best().policy(), rate(rate)));
+            s.best().policy(), rate(atKnee)));
     PodsNeededReport.Latency product = null;
     PodsNeededReport.Latency baseline = null;
     for (PodsNeededReport.Latency l : s.latencies()) {
@@ -136,10 +136,10 @@ final class KneeLatencyReport {
                 "%nKnee rate, pointsman against %s: %s against %s req/s (ratio %s).%n",
                 s.best().policy(),
                 passing(k.knee()),
-                rate(rate),
+                rate(atKnee),
                 k.knee().bracketed()
-                    ? format("%.2f", k.knee().passing() / rate)
-                    : format("≥ %.2f", k.knee().passing() / rate)));
+                    ? format("%.2f", k.knee().passing() / atKnee)
+                    : format("≥ %.2f", k.knee().passing() / atKnee)));
       }
     }
   }
