@@ -36,6 +36,7 @@ import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import dev.pointsman.picker.scrape.ScrapeHttp;
 import dev.pointsman.picker.scrape.ScrapeTarget;
+import dev.pointsman.picker.scrape.ScrapeTls;
 import dev.pointsman.picker.scrape.Scraper;
 import dev.pointsman.picker.shadow.ShadowRouting;
 import dev.pointsman.picker.summary.ClusterSummary;
@@ -58,6 +59,7 @@ import dev.pointsman.runtime.AdminServer;
 import dev.pointsman.runtime.CertificateReloader;
 import dev.pointsman.runtime.GrpcServer;
 import dev.pointsman.runtime.Metrics;
+import dev.pointsman.runtime.TrustReloader;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import java.nio.file.Path;
@@ -102,6 +104,7 @@ public final class PickerApp implements AutoCloseable {
   private final LatencyModel latencyModel = new LatencyModel();
   private final Datastore datastore;
   private final ScheduledExecutorService scrapeExecutor;
+  private final ScrapeTls.Client scrapeTls;
   private final ScrapeHttp scrapeHttp;
   private final Scraper scraper;
   private final PolicyRegistry policies = PolicyRegistry.withDefaults();
@@ -140,7 +143,12 @@ public final class PickerApp implements AutoCloseable {
     this.metrics = Metrics.create("pointsman-picker");
     this.datastore = new Datastore(config.scrape().datastore(), inFlight, System::nanoTime);
     this.scrapeExecutor = Executors.newScheduledThreadPool(1, daemon("pointsman-scrape"));
-    this.scrapeHttp = ScrapeHttp.create(Duration.ofMillis(config.scrape().timeoutMillis()));
+    ScrapeTls tls = config.scrape().tls();
+    this.scrapeTls = tls.enabled() ? tls.client() : null;
+    this.scrapeHttp =
+        ScrapeHttp.create(
+            Duration.ofMillis(config.scrape().timeoutMillis()),
+            scrapeTls == null ? null : scrapeTls.context());
     boolean flowControl = config.flowControl().enabled();
     ScrapeTap scrapeTap = flowControl ? new ScrapeTap(datastore) : null;
     this.scraper =
@@ -274,6 +282,17 @@ public final class PickerApp implements AutoCloseable {
             "Changed certificate files not used (unreadable, or key and certificate apart)")
         .tag("result", "rejected")
         .register(metrics.registry());
+    if (scrapeTls != null && scrapeTls.trust() != null) {
+      TrustReloader caFile = scrapeTls.trust();
+      FunctionCounter.builder("pointsman.scrape.tls.reloads", caFile, TrustReloader::reloads)
+          .description("The model servers' CA file read again after a change, in use from then on")
+          .tag("result", "reloaded")
+          .register(metrics.registry());
+      FunctionCounter.builder("pointsman.scrape.tls.reloads", caFile, TrustReloader::failures)
+          .description("The model servers' CA file changed but holding no usable certificate")
+          .tag("result", "rejected")
+          .register(metrics.registry());
+    }
     this.admin =
         new AdminServer(config.admin().toServerConfig(), metrics.registry(), this::ready)
             .register("/debug/decisions", decisions::recent)
@@ -349,6 +368,10 @@ public final class PickerApp implements AutoCloseable {
     started.add(grpc);
     scrapeExecutor.scheduleWithFixedDelay(
         () -> grpc.setReady(ready()), 0, 100, java.util.concurrent.TimeUnit.MILLISECONDS);
+    if (scrapeTls != null && scrapeTls.trust() != null) {
+      // a CA bundle rotated in its Secret is trusted from the next connection on
+      scrapeTls.trust().start(scrapeExecutor, GrpcServer.TLS_RELOAD_PERIOD);
+    }
     if (summaryServer != null) {
       summary.refresh();
       summaryServer.start();
@@ -563,6 +586,9 @@ public final class PickerApp implements AutoCloseable {
     source.close();
     scraper.close();
     scrapeHttp.close();
+    if (scrapeTls != null) {
+      scrapeTls.close();
+    }
     scrapeExecutor.shutdownNow();
     if (flowExecutor != null) {
       flowExecutor.shutdownNow();

@@ -1,6 +1,7 @@
 package dev.pointsman.picker.config;
 
 import dev.pointsman.picker.datastore.DatastoreConfig;
+import dev.pointsman.picker.scrape.ScrapeTls;
 import dev.pointsman.picker.scrape.ScraperConfig;
 import java.time.Duration;
 
@@ -20,6 +21,7 @@ import java.time.Duration;
  *     is scraped less often, evenly, up to {@code maxStretchMillis}; 0 turns the budget off
  * @param maxStretchMillis the longest interval the budget may stretch to (default 250, the default
  *     {@code staleAfterMillis})
+ * @param tls HTTPS to endpoints that serve it (off by default)
  */
 public record ScrapeSection(
     Integer intervalMillis,
@@ -32,10 +34,11 @@ public record ScrapeSection(
     Integer modelsIntervalMillis,
     String modelsPath,
     Double cpuBudgetCores,
-    Integer maxStretchMillis) {
+    Integer maxStretchMillis,
+    ScrapeTls tls) {
 
   public static final ScrapeSection DEFAULTS =
-      new ScrapeSection(null, null, null, null, null, null, null, null, null, null, null);
+      new ScrapeSection(null, null, null, null, null, null, null, null, null, null, null, null);
 
   public ScrapeSection {
     ScraperConfig s = ScraperConfig.DEFAULT;
@@ -59,6 +62,7 @@ public record ScrapeSection(
         maxStretchMillis == null
             ? (int) Math.max(s.maxStretch().toMillis(), intervalMillis)
             : maxStretchMillis;
+    tls = tls == null ? ScrapeTls.OFF : tls;
     scraper(
         intervalMillis,
         timeoutMillis,

@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.nio.channels.UnresolvedAddressException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLException;
 
 /** Maps a failed scrape to a bounded reason word. */
 final class Failures {
@@ -40,7 +41,11 @@ final class Failures {
     return false;
   }
 
-  /** {@code timeout}, {@code connect}, {@code too_large} or {@code io}. */
+  /**
+   * {@code timeout}, {@code connect}, {@code tls} (a handshake that failed: an untrusted
+   * certificate, a plain-HTTP endpoint answering a TLS client, a TLS endpoint scraped without TLS
+   * and closing on it is {@code io}), {@code too_large} or {@code io}.
+   */
   static String reason(Throwable error) {
     Throwable t = error;
     for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause()) {
@@ -52,6 +57,9 @@ final class Failures {
       }
       if (t instanceof TimeoutException || t instanceof CancellationException) {
         return "timeout";
+      }
+      if (t instanceof SSLException) {
+        return "tls";
       }
       if (t instanceof BodyTooLargeException) {
         return TOO_LARGE;

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpResponseDecoder;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -56,14 +57,27 @@ final class HttpConnection {
     }
   }
 
+  /**
+   * @param tls the TLS client context for an endpoint serving HTTPS, or null for plain HTTP
+   */
   HttpConnection(
-      Bootstrap bootstrap, String host, int port, String path, String accept, int maxBodyBytes) {
+      Bootstrap bootstrap,
+      SslContext tls,
+      String host,
+      int port,
+      String path,
+      String accept,
+      int maxBodyBytes) {
     this.loop = (EventLoop) bootstrap.config().group();
     this.bootstrap =
         bootstrap.handler(
             new ChannelInitializer<>() {
               @Override
               protected void initChannel(Channel ch) {
+                if (tls != null) {
+                  // writes wait for the handshake; a failed one fails the request in flight
+                  ch.pipeline().addLast(tls.newHandler(ch.alloc(), host, port));
+                }
                 ch.pipeline()
                     .addLast(new HttpResponseDecoder(4096, 16 * 1024, 64 * 1024))
                     .addLast(new ResponseReader(HttpConnection.this, maxBodyBytes));

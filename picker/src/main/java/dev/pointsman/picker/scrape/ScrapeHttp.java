@@ -5,6 +5,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslContext;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
@@ -19,9 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The scraper's HTTP/1.1 client: a Netty event loop shared by every target, on which each target
  * keeps one persistent connection per path ({@link HttpConnection}), reused across scrapes and
- * reopened after a failure. Plain HTTP only, as the engines serve their metrics. The event loop is
- * also a {@link ScheduledExecutorService}: scheduling the scrapes on it ({@link #executor()}) saves
- * a thread hop per scrape.
+ * reopened after a failure. Plain HTTP, as the engines serve their metrics by default, or HTTPS
+ * with a TLS client context ({@link ScrapeTls}) for endpoints that serve it. The event loop is also
+ * a {@link ScheduledExecutorService}: scheduling the scrapes on it ({@link #executor()}) saves a
+ * thread hop per scrape.
  *
  * <p>Thread-safe. {@link #close()} stops the event loop.
  */
@@ -36,6 +38,7 @@ public final class ScrapeHttp implements AutoCloseable {
   private final EventLoopGroup group;
   private final Bootstrap template;
   private final int maxBodyBytes;
+  private final SslContext tls;
   private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
   /**
@@ -44,6 +47,16 @@ public final class ScrapeHttp implements AutoCloseable {
    * @param maxBodyBytes the largest body read; a longer one fails the request ({@code too_large})
    */
   public ScrapeHttp(Duration connectTimeout, int threads, int maxBodyBytes) {
+    this(connectTimeout, threads, maxBodyBytes, null);
+  }
+
+  /**
+   * @param connectTimeout the connect timeout, 1 ms to 1 minute
+   * @param threads event-loop threads, 1 to 64
+   * @param maxBodyBytes the largest body read; a longer one fails the request ({@code too_large})
+   * @param tls the TLS client context for endpoints serving HTTPS, or null for plain HTTP
+   */
+  public ScrapeHttp(Duration connectTimeout, int threads, int maxBodyBytes, SslContext tls) {
     Objects.requireNonNull(connectTimeout, "connectTimeout");
     if (connectTimeout.toMillis() < 1 || connectTimeout.compareTo(Duration.ofMinutes(1)) > 0) {
       throw new IllegalArgumentException(
@@ -56,7 +69,11 @@ public final class ScrapeHttp implements AutoCloseable {
       throw new IllegalArgumentException(
           "scrape max body bytes: " + maxBodyBytes + " (expected >= 1)");
     }
+    if (tls != null && !tls.isClient()) {
+      throw new IllegalArgumentException("scrape tls: a server context (expected a client's)");
+    }
     this.maxBodyBytes = maxBodyBytes;
+    this.tls = tls;
     this.group = new NioEventLoopGroup(threads, daemonThreads(this.threads));
     this.template =
         new Bootstrap()
@@ -66,9 +83,22 @@ public final class ScrapeHttp implements AutoCloseable {
             .option(ChannelOption.SO_KEEPALIVE, true);
   }
 
-  /** One event-loop thread, {@link #DEFAULT_MAX_BODY_BYTES}. */
+  /** One event-loop thread, {@link #DEFAULT_MAX_BODY_BYTES}, plain HTTP. */
   public static ScrapeHttp create(Duration connectTimeout) {
-    return new ScrapeHttp(connectTimeout, 1, DEFAULT_MAX_BODY_BYTES);
+    return create(connectTimeout, null);
+  }
+
+  /**
+   * One event-loop thread, {@link #DEFAULT_MAX_BODY_BYTES}; HTTPS with {@code tls}, else plain
+   * HTTP.
+   */
+  public static ScrapeHttp create(Duration connectTimeout, SslContext tls) {
+    return new ScrapeHttp(connectTimeout, 1, DEFAULT_MAX_BODY_BYTES, tls);
+  }
+
+  /** {@code https} with a TLS context, else {@code http}: what every connection speaks. */
+  public String scheme() {
+    return tls != null ? "https" : "http";
   }
 
   /** The event loop, to schedule scrapes on. */
@@ -78,7 +108,8 @@ public final class ScrapeHttp implements AutoCloseable {
 
   /** A connection to {@code host:port} for GETs of {@code path}; nothing is opened yet. */
   HttpConnection connection(String host, int port, String path, String accept) {
-    return new HttpConnection(template.clone(group.next()), host, port, path, accept, maxBodyBytes);
+    return new HttpConnection(
+        template.clone(group.next()), tls, host, port, path, accept, maxBodyBytes);
   }
 
   /** Closes every connection and stops the event loop. */

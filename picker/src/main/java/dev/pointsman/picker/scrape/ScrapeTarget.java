@@ -28,14 +28,15 @@ public record ScrapeTarget(String address, Engine engine, MetricsLocation metric
   }
 
   /**
-   * The metrics URL: the pool's path, else {@code globalPath} (a {@code scrape.path} set for every
-   * pool), else the engine's; the pool's port, else the engine's, else the address's own.
+   * The metrics URL, {@code http} or {@code https}: the pool's path, else {@code globalPath} (a
+   * {@code scrape.path} set for every pool), else the engine's; the pool's port, else the engine's,
+   * else the address's own.
    */
-  String metricsUrl(String globalPath) {
+  String metricsUrl(String scheme, String globalPath) {
     int port = metrics.port() != 0 ? metrics.port() : engine.defaultMetricsPort();
     String hostPort =
         port == 0 ? address : address.substring(0, address.lastIndexOf(':') + 1) + port;
-    return "http://" + hostPort + metricsPath(globalPath);
+    return scheme + "://" + hostPort + metricsPath(globalPath);
   }
 
   /** The metrics path: the pool's, else {@code globalPath}, else the engine's. */

@@ -62,7 +62,7 @@ final class TargetTask {
     this.mapper = target.engine().newMapper();
     this.warnings = new Warnings(target);
     ScraperConfig config = ctx.config();
-    this.metricsUri = URI.create(target.metricsUrl(config.path()));
+    this.metricsUri = URI.create(target.metricsUrl(ctx.http().scheme(), config.path()));
     this.metrics =
         ctx.http()
             .connection(
@@ -195,7 +195,11 @@ final class TargetTask {
 
   private void handle(HttpBody response, Throwable error, long start) {
     if (error != null) {
-      fail(Failures.reason(error), start);
+      String reason = Failures.reason(error);
+      if (reason.equals("tls")) {
+        warnings.tls(metricsUri, error);
+      }
+      fail(reason, start);
     } else if (response.status() != 200) {
       fail("http_" + response.status(), start);
     } else if (Failures.notPrometheusText(response)) {
@@ -210,6 +214,7 @@ final class TargetTask {
       }
       warnings.missing(mapping.missing());
       warnings.notServing(mapping.notServing());
+      warnings.tlsWorks();
       boolean fresh = listingFresh(start);
       AdapterListing l = fresh ? listed : AdapterListing.UNKNOWN;
       ScrapeReport report =

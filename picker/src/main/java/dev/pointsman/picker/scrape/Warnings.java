@@ -21,6 +21,7 @@ final class Warnings {
   private final Set<Signal> warned = EnumSet.noneOf(Signal.class);
   private volatile boolean notPrometheusText;
   private volatile boolean noLineage;
+  private volatile boolean tlsWarned;
   private volatile String notServing;
 
   Warnings(ScrapeTarget target) {
@@ -57,6 +58,33 @@ final class Warnings {
         target.engine().configName(),
         uri);
     return true;
+  }
+
+  /**
+   * Warns of a failed TLS handshake, once until a scrape succeeds again; returns whether it did.
+   */
+  boolean tls(URI uri, Throwable error) {
+    if (tlsWarned) {
+      return false;
+    }
+    tlsWarned = true;
+    Throwable cause = error;
+    while (cause.getCause() != null && cause.getCause() != cause) {
+      cause = cause.getCause();
+    }
+    log.warn(
+        "endpoint {}: the TLS handshake for {} failed ({}); it is not routed until it succeeds"
+            + " (scrape.tls: caFile must hold the CA that issued the endpoint's certificate; an"
+            + " endpoint serving plain HTTP needs scrape.tls.enabled false)",
+        target.address(),
+        uri,
+        cause.toString());
+    return true;
+  }
+
+  /** A scrape succeeded: the next TLS failure is warned of again. */
+  void tlsWorks() {
+    tlsWarned = false;
   }
 
   /** Warns the first time; returns whether it did. */

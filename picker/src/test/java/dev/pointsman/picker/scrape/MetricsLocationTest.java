@@ -9,11 +9,11 @@ class MetricsLocationTest {
 
   @Test
   void eachEngineHasItsDefaultPath() {
-    assertThat(new ScrapeTarget("10.0.0.1:8000", Engine.VLLM).metricsUrl(null))
+    assertThat(new ScrapeTarget("10.0.0.1:8000", Engine.VLLM).metricsUrl("http", null))
         .isEqualTo("http://10.0.0.1:8000/metrics");
-    assertThat(new ScrapeTarget("10.0.0.1:8000", Engine.SGLANG).metricsUrl(null))
+    assertThat(new ScrapeTarget("10.0.0.1:8000", Engine.SGLANG).metricsUrl("http", null))
         .isEqualTo("http://10.0.0.1:8000/metrics");
-    assertThat(new ScrapeTarget("10.0.0.1:8000", Engine.TRTLLM).metricsUrl(null))
+    assertThat(new ScrapeTarget("10.0.0.1:8000", Engine.TRTLLM).metricsUrl("http", null))
         .isEqualTo("http://10.0.0.1:8000/prometheus/metrics");
   }
 
@@ -23,11 +23,11 @@ class MetricsLocationTest {
         new ScrapeTarget("[fd00::1]:8000", Engine.TRTLLM, new MetricsLocation("/m", 0));
     ScrapeTarget plain = new ScrapeTarget("[fd00::1]:8000", Engine.TRTLLM);
 
-    assertThat(own.metricsUrl("/global")).isEqualTo("http://[fd00::1]:8000/m");
-    assertThat(plain.metricsUrl("/global")).isEqualTo("http://[fd00::1]:8000/global");
+    assertThat(own.metricsUrl("http", "/global")).isEqualTo("http://[fd00::1]:8000/m");
+    assertThat(plain.metricsUrl("http", "/global")).isEqualTo("http://[fd00::1]:8000/global");
     assertThat(
             new ScrapeTarget("[fd00::1]:8000", Engine.VLLM, new MetricsLocation(null, 9400))
-                .metricsUrl(null))
+                .metricsUrl("http", null))
         .isEqualTo("http://[fd00::1]:9400/metrics");
   }
 

@@ -59,10 +59,10 @@ class TritonTrtllmMappingTest {
   void tritonServesMetricsOnItsMetricsPort() {
     ScrapeTarget t = new ScrapeTarget("10.0.0.5:8000", Engine.TRITON_TRTLLM);
 
-    assertThat(t.metricsUrl(null)).isEqualTo("http://10.0.0.5:8002/metrics");
+    assertThat(t.metricsUrl("http", null)).isEqualTo("http://10.0.0.5:8002/metrics");
     assertThat(
             new ScrapeTarget("10.0.0.5:8000", Engine.TRITON_TRTLLM, new MetricsLocation(null, 9102))
-                .metricsUrl(null))
+                .metricsUrl("http", null))
         .isEqualTo("http://10.0.0.5:9102/metrics");
   }
 }
