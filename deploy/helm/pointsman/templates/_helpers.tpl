@@ -158,6 +158,36 @@ app.kubernetes.io/component: gateway
 {{- replace $old $new $text }}
 {{- end }}
 
+{{/*
+The model-server clusters' TLS (picker.modelServerTls), indented for a cluster: the chain verified
+against the CA Secret through file-based SDS (a rotation needs no restart), else against the image's
+system bundle; with insecureSkipVerify no validation context, so any certificate is accepted. The
+chain, not the name, as the picker does: pods are reached by IP.
+*/}}
+{{- define "pointsman.envoy.modelServerTls" -}}
+{{- $t := .Values.picker.modelServerTls }}
+      transport_socket:
+        name: envoy.transport_sockets.tls
+        typed_config:
+          "@type": type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext
+{{- if $t.insecureSkipVerify }}
+          common_tls_context: {}
+{{- else if $t.caSecretName }}
+          common_tls_context:
+            validation_context_sds_secret_config:
+              name: model-server-ca
+              sds_config:
+                resource_api_version: V3
+                path_config_source:
+                  path: /etc/envoy/sds/model-server-ca.yaml
+                  watched_directory: { path: /etc/envoy/sds }
+{{- else }}
+          common_tls_context:
+            validation_context:
+              trusted_ca: { filename: /etc/ssl/certs/ca-certificates.crt }
+{{- end }}
+{{ end }}
+
 {{/* Restricted pod security: shared by both workloads. */}}
 {{- define "pointsman.containerSecurityContext" -}}
 allowPrivilegeEscalation: false
