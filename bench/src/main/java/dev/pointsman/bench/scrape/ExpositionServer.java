@@ -18,6 +18,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.ssl.SslContext;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
@@ -42,11 +43,19 @@ public final class ExpositionServer implements AutoCloseable {
   private final List<Integer> ports = new ArrayList<>();
 
   ExpositionServer(byte[] body, int portCount, int threadCount) {
-    this(java.util.Collections.nCopies(portCount, body), threadCount);
+    this(java.util.Collections.nCopies(portCount, body), threadCount, null);
   }
 
   /** One port per exposition in {@code bodies}, in order, served by {@code threadCount} threads. */
   public ExpositionServer(List<byte[]> bodies, int threadCount) {
+    this(bodies, threadCount, null);
+  }
+
+  /**
+   * One port per exposition in {@code bodies}, in order, served by {@code threadCount} threads;
+   * over HTTPS with {@code tls} (a server context), else plain HTTP.
+   */
+  public ExpositionServer(List<byte[]> bodies, int threadCount, SslContext tls) {
     group =
         new NioEventLoopGroup(
             threadCount,
@@ -67,6 +76,9 @@ public final class ExpositionServer implements AutoCloseable {
                   new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                      if (tls != null) {
+                        ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                      }
                       ch.pipeline()
                           .addLast(new HttpServerCodec())
                           .addLast(new HttpObjectAggregator(1 << 16))

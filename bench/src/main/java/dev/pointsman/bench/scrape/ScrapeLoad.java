@@ -7,8 +7,12 @@ import dev.pointsman.picker.scrape.ScrapeHttp;
 import dev.pointsman.picker.scrape.ScrapeListener;
 import dev.pointsman.picker.scrape.ScrapeObserver;
 import dev.pointsman.picker.scrape.ScrapeTarget;
+import dev.pointsman.picker.scrape.ScrapeTls;
 import dev.pointsman.picker.scrape.Scraper;
 import dev.pointsman.picker.scrape.ScraperConfig;
+import dev.pointsman.runtime.SelfSigned;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,11 +33,13 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <pre>
  * java -cp bench/target/classes:$(cat bench/target/classpath.txt) \
- *   dev.pointsman.bench.scrape.ScrapeLoad ENDPOINTS [SECONDS] [WARMUP_SECONDS] [BODY_FILE]
+ *   dev.pointsman.bench.scrape.ScrapeLoad [--tls] ENDPOINTS [SECONDS] [WARMUP_SECONDS] [BODY_FILE]
  * </pre>
  *
  * Listings ({@code /v1/models}) are off; the scraper's other settings are the defaults (50 ms, 500
- * ms timeout, 64 in flight).
+ * ms timeout, 64 in flight). With {@code --tls} the endpoints serve HTTPS (a self-signed
+ * certificate) and the scraper reads them over TLS, trusting that certificate ({@code
+ * scrape.tls.caFile}).
  */
 public final class ScrapeLoad {
 
@@ -42,15 +48,22 @@ public final class ScrapeLoad {
 
   private ScrapeLoad() {}
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] argv) throws Exception {
+    boolean tls = argv.length > 0 && argv[0].equals("--tls");
+    String[] args = tls ? java.util.Arrays.copyOfRange(argv, 1, argv.length) : argv;
     int endpoints = Integer.parseInt(args[0]);
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 30;
     int warmup = args.length > 2 ? Integer.parseInt(args[2]) : 10;
     byte[] body = Files.readAllBytes(Path.of(args.length > 3 ? args[3] : DEFAULT_BODY));
     ScraperConfig config = ScraperConfig.DEFAULT.withModelsInterval(Duration.ZERO);
     Counts counts = new Counts();
-    try (ExpositionServer server = new ExpositionServer(body, endpoints, 1);
-        Client client = Client.create(config, counts)) {
+    Tls certificate = tls ? Tls.create() : null;
+    try (ExpositionServer server =
+            new ExpositionServer(
+                java.util.Collections.nCopies(endpoints, body),
+                1,
+                certificate == null ? null : certificate.server());
+        Client client = Client.create(config, counts, certificate)) {
       List<ScrapeTarget> targets = new ArrayList<>();
       for (int port : server.ports()) {
         targets.add(new ScrapeTarget("127.0.0.1:" + port, Engine.VLLM));
@@ -63,6 +76,7 @@ public final class ScrapeLoad {
             timer.schedule(() -> Snapshot.take(server, counts), warmup, TimeUnit.SECONDS).get();
         Snapshot after =
             timer.schedule(() -> Snapshot.take(server, counts), seconds, TimeUnit.SECONDS).get();
+        System.out.print(tls ? "https " : "http ");
         report(endpoints, body.length, config.interval(), before, after);
       } finally {
         timer.shutdownNow();
@@ -145,10 +159,32 @@ public final class ScrapeLoad {
     }
   }
 
+  /** A self-signed certificate for the endpoints, written where the scraper's caFile reads it. */
+  private record Tls(SelfSigned certificate, Path caFile) {
+    static Tls create() throws java.io.IOException {
+      SelfSigned c = SelfSigned.generate(List.of("localhost"));
+      Path ca = Files.createTempFile("scrape-load-ca", ".pem");
+      ca.toFile().deleteOnExit();
+      Files.writeString(ca, c.certificatePem());
+      return new Tls(c, ca);
+    }
+
+    SslContext server() throws javax.net.ssl.SSLException {
+      return SslContextBuilder.forServer(certificate.privateKey(), certificate.certificate())
+          .build();
+    }
+
+    ScrapeTls scrapeTls() {
+      return new ScrapeTls(true, caFile.toString(), false);
+    }
+  }
+
   /** The scraper under test and what it owns. */
   private record Client(Scraper scraper, AutoCloseable resources) implements AutoCloseable {
-    static Client create(ScraperConfig config, Counts counts) {
-      ScrapeHttp http = ScrapeHttp.create(Duration.ofSeconds(1));
+    static Client create(ScraperConfig config, Counts counts, Tls tls) {
+      ScrapeTls.Client trust = tls == null ? null : tls.scrapeTls().client();
+      ScrapeHttp http =
+          ScrapeHttp.create(Duration.ofSeconds(1), trust == null ? null : trust.context());
       Scraper scraper =
           new Scraper(config, http, http.executor(), System::nanoTime, counts, counts);
       return new Client(
@@ -156,6 +192,9 @@ public final class ScrapeLoad {
           () -> {
             scraper.close();
             http.close();
+            if (trust != null) {
+              trust.close();
+            }
           });
     }
 
