@@ -129,6 +129,27 @@ class ErrorResponsesTest {
   }
 
   @Test
+  void aSheddableModelIsShedOnASaturatedPoolWithoutAnyObjective() {
+    fx.pools.put(
+        "gpu-a",
+        new PoolSnapshot(
+            "gpu-a",
+            List.of(
+                new EndpointState(
+                    new Endpoint("10.0.0.1:8000", "gpu-a"), Fixture.saturated(), true))));
+
+    Replies.assertError(
+        send(new String(Replies.chat(Fixture.SHEDDABLE_MODEL, "later", false))),
+        429,
+        "pool_saturated");
+    EnvoyReplay critical = fx.stream().requestHeaders("POST", "/v1/chat/completions", false);
+    critical.requestBody(Replies.chat(Fixture.MODEL, "now", false), true);
+    assertThat(critical.next().hasRequestHeaders())
+        .as("the same pool still takes a model that may not be shed")
+        .isTrue();
+  }
+
+  @Test
   void aMalformedTpotObjectiveIs400AndCounted() {
     for (String bad : new String[] {"fast", "-5", "0", "NaN", "1e12"}) {
       EnvoyReplay s =

@@ -40,6 +40,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /** A picker wired from real parts, with in-memory pools, served in-process for protocol tests. */
 final class Fixture implements AutoCloseable {
   static final String MODEL = "llama-3-8b";
+
+  /** A model whose requests may be shed (a ModelRoute's {@code criticality: Sheddable}). */
+  static final String SHEDDABLE_MODEL = "batch-8b";
+
   static final String ADAPTER = "sql-lora";
 
   final InFlightTracker inFlight = new InFlightTracker();
@@ -106,6 +110,8 @@ final class Fixture implements AutoCloseable {
                 List.of(
                     new ModelEntry(MODEL, List.of("llama"), null, List.of(PoolTarget.of("gpu-a"))),
                     ModelEntry.adapter(ADAPTER, MODEL),
+                    new ModelEntry(
+                        SHEDDABLE_MODEL, List.of(), null, List.of(PoolTarget.of("gpu-a")), true),
                     ModelEntry.base("orphan", List.of(PoolTarget.of("empty")))),
                 defaultModel));
     scheduler = new Scheduler(new PrefixIndex(1000), inFlight, PrefixHasher.DEFAULT, clock::get);

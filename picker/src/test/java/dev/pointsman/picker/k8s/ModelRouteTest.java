@@ -90,6 +90,45 @@ class ModelRouteTest {
   }
 
   @Test
+  void aSheddableRoutesModelAliasesAndAdaptersMayBeShedTheOthersNot() {
+    cluster.admin.resource(route("llama", llama(1, 1))).create();
+    cluster
+        .admin
+        .resource(
+            route(
+                "batch",
+                new ModelRouteSpec(
+                    "batch-8b",
+                    List.of("batch"),
+                    List.of("batch-lora"),
+                    List.of(new PoolRef("a10", 1)),
+                    "Sheddable",
+                    false)))
+        .create();
+    cluster
+        .admin
+        .resource(
+            route(
+                "standard",
+                new ModelRouteSpec(
+                    "std-8b",
+                    List.of(),
+                    List.of(),
+                    List.of(new PoolRef("a10", 1)),
+                    "Standard",
+                    false)))
+        .create();
+    Await.until("resolves", () -> resolves("batch-lora") && resolves("std-8b"));
+
+    for (String name : List.of("batch-8b", "batch", "batch-lora")) {
+      assertThat(picker.resolver.get().resolve(name).sheddable()).as(name).isTrue();
+    }
+    for (String name : List.of("llama-3.1-8b", "llama", "sql-lora", "std-8b")) {
+      assertThat(picker.resolver.get().resolve(name).sheddable()).as(name).isFalse();
+    }
+  }
+
+  @Test
   void aConflictingRouteIsRejectedInStatusTheOlderKeepsServing() {
     cluster.admin.resource(route("llama", llama(1, 1))).create();
     Await.until("llama", () -> resolves("llama"));
