@@ -41,13 +41,7 @@ class DroppedReasonTest {
 
   @Test
   void aShedRequestIsRejectedSaturated() {
-    fx.pools.put(
-        "gpu-a",
-        new PoolSnapshot(
-            "gpu-a",
-            List.of(
-                new EndpointState(
-                    new Endpoint("10.0.0.1:8000", "gpu-a"), Fixture.saturated(), true))));
+    fx.saturateGpuA();
     ProcessingResponse r = send(Fixture.MODEL, null, "x-gateway-inference-objective", "batch");
     Replies.assertError(r, 429, null);
     assertThat(Replies.setHeaders(r.getImmediateResponse()))

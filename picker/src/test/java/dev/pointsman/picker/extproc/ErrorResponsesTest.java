@@ -13,9 +13,6 @@ import dev.pointsman.extproc.testing.Replies;
 import dev.pointsman.picker.routing.RouteInput;
 import dev.pointsman.picker.routing.RouteOutcome;
 import dev.pointsman.picker.routing.Routing;
-import dev.pointsman.picker.scheduling.Endpoint;
-import dev.pointsman.picker.scheduling.EndpointState;
-import dev.pointsman.picker.scheduling.PoolSnapshot;
 import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import java.util.List;
@@ -105,13 +102,7 @@ class ErrorResponsesTest {
 
   @Test
   void sheddableRequestOnASaturatedPoolIs429WithRetryAfter() {
-    fx.pools.put(
-        "gpu-a",
-        new PoolSnapshot(
-            "gpu-a",
-            List.of(
-                new EndpointState(
-                    new Endpoint("10.0.0.1:8000", "gpu-a"), Fixture.saturated(), true))));
+    fx.saturateGpuA();
     EnvoyReplay s =
         fx.stream()
             .requestHeaders(
@@ -130,13 +121,7 @@ class ErrorResponsesTest {
 
   @Test
   void aSheddableModelIsShedOnASaturatedPoolWithoutAnyObjective() {
-    fx.pools.put(
-        "gpu-a",
-        new PoolSnapshot(
-            "gpu-a",
-            List.of(
-                new EndpointState(
-                    new Endpoint("10.0.0.1:8000", "gpu-a"), Fixture.saturated(), true))));
+    fx.saturateGpuA();
 
     Replies.assertError(
         send(new String(Replies.chat(Fixture.SHEDDABLE_MODEL, "later", false))),

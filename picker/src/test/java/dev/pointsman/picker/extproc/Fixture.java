@@ -153,6 +153,15 @@ final class Fixture implements AutoCloseable {
             .toList());
   }
 
+  /** Pool {@code gpu-a} becomes one saturated endpoint: sheddable requests are shed there. */
+  void saturateGpuA() {
+    pools.put(
+        "gpu-a",
+        new PoolSnapshot(
+            "gpu-a",
+            List.of(new EndpointState(new Endpoint("10.0.0.1:8000", "gpu-a"), saturated(), true))));
+  }
+
   static EndpointMetrics idle() {
     return new EndpointMetrics(0, 0, 0.1, 100_000, Set.of(), Set.of(), 4, Double.NaN, 0);
   }

@@ -5,15 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.pointsman.extproc.ExtProcSettings;
 import dev.pointsman.extproc.testing.EnvoyReplay;
 import dev.pointsman.extproc.testing.Replies;
-import dev.pointsman.picker.scheduling.Endpoint;
-import dev.pointsman.picker.scheduling.EndpointState;
-import dev.pointsman.picker.scheduling.PoolSnapshot;
 import dev.pointsman.picker.telemetry.DecisionLog;
 import dev.pointsman.picker.telemetry.PickerMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,13 +70,7 @@ class RejectionMetricsTest {
 
   @Test
   void aShedRequestIsCountedOnce() {
-    fx.pools.put(
-        "gpu-a",
-        new PoolSnapshot(
-            "gpu-a",
-            List.of(
-                new EndpointState(
-                    new Endpoint("10.0.0.1:8000", "gpu-a"), Fixture.saturated(), true))));
+    fx.saturateGpuA();
     send(
         new String(Replies.chat(Fixture.MODEL, "later", false)),
         "x-gateway-inference-objective",
