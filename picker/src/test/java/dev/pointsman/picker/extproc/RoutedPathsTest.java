@@ -122,7 +122,7 @@ class RoutedPathsTest {
         fx.stream().requestHeaders("GET", "/v1/models/gpt-4o", true).next();
 
     assertThat(list.path("data").findValuesAsText("id"))
-        .containsExactly("llama", "llama-3-8b", "orphan", "sql-lora");
+        .containsExactly(Fixture.SHEDDABLE_MODEL, "llama", "llama-3-8b", "orphan", "sql-lora");
     assertThat(alias.path("id").asText()).isEqualTo("llama");
     assertThat(alias.path("object").asText()).isEqualTo("model");
     assertThat(alias.path("root").asText()).isEqualTo(Fixture.MODEL);
