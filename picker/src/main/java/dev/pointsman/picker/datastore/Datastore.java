@@ -105,7 +105,7 @@ public final class Datastore implements ScrapeListener {
     health.computeIfPresent(
         address,
         (a, h) -> {
-          Health next = h.failure();
+          Health next = h.failure(reason);
           changed[0] = h.available(now, thresholds) != next.available(now, thresholds);
           return next;
         });
@@ -127,6 +127,26 @@ public final class Datastore implements ScrapeListener {
   public ScrapeReport report(String address) {
     return health.getOrDefault(address, Health.NEW).report();
   }
+
+  /**
+   * The endpoint's scrapes failing since its last success: the latest reason ({@code tls}, {@code
+   * connect}, {@code http_404}...) and how many in a row; null when its last scrape succeeded, or
+   * before any, or for an unknown address.
+   */
+  public Failing failing(String address) {
+    Health h = health.get(address);
+    return h == null || h.failure() == null
+        ? null
+        : new Failing(h.failure(), h.consecutiveFailures());
+  }
+
+  /**
+   * Scrapes failing in a row.
+   *
+   * @param reason the latest one's reason, as counted in {@code pointsman_scrape_errors_total}
+   * @param inARow how many since the last success
+   */
+  public record Failing(String reason, int inARow) {}
 
   /** Pool names, sorted. */
   public List<String> pools() {

@@ -13,6 +13,7 @@ import dev.pointsman.picker.scrape.ScrapeReport;
  * @param attempted whether any scrape result (success or failure) arrived
  * @param report what the last good scrape said besides its metrics; an endpoint that does not serve
  *     ({@link ScrapeReport#notServing()}) is unavailable at once
+ * @param failure why the scrapes since the last success failed (the latest reason), or null
  */
 record Health(
     EndpointMetrics metrics,
@@ -20,19 +21,20 @@ record Health(
     long lastSuccessNanos,
     int consecutiveFailures,
     boolean attempted,
-    ScrapeReport report) {
+    ScrapeReport report,
+    String failure) {
 
   static final Health NEW =
-      new Health(EndpointMetrics.UNKNOWN, false, 0, 0, false, ScrapeReport.NONE);
+      new Health(EndpointMetrics.UNKNOWN, false, 0, 0, false, ScrapeReport.NONE, null);
 
   Health success(EndpointMetrics newMetrics, long now, ScrapeReport newReport) {
-    return new Health(newMetrics, true, now, 0, true, newReport);
+    return new Health(newMetrics, true, now, 0, true, newReport, null);
   }
 
-  Health failure() {
+  Health failure(String reason) {
     int failures =
         consecutiveFailures == Integer.MAX_VALUE ? consecutiveFailures : consecutiveFailures + 1;
-    return new Health(metrics, succeeded, lastSuccessNanos, failures, true, report);
+    return new Health(metrics, succeeded, lastSuccessNanos, failures, true, report, reason);
   }
 
   boolean available(long now, Thresholds t) {

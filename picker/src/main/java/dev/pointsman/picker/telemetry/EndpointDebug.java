@@ -10,8 +10,8 @@ import java.util.List;
 
 /**
  * {@code /debug/endpoints}: every endpoint of every pool as the picker sees it now — available or
- * not and why, the signals its metrics lack, whether its model listing has lineage, and the last
- * scraped load.
+ * not and why (its scrapes failing, and why), the signals its metrics lack, whether its model
+ * listing has lineage, and the last scraped load.
  */
 public final class EndpointDebug {
   private final Datastore store;
@@ -26,12 +26,15 @@ public final class EndpointDebug {
     for (String pool : store.pools()) {
       for (EndpointState e : store.snapshot(pool).endpoints()) {
         ScrapeReport r = store.report(e.address());
+        Datastore.Failing failing = store.failing(e.address());
         EndpointMetrics m = e.metrics();
         out.add(
             new View(
                 pool,
                 e.address(),
                 e.available(),
+                failing == null ? null : failing.reason(),
+                failing == null ? 0 : failing.inARow(),
                 r.notServing(),
                 r.missing().stream().map(Signal::label).sorted().toList(),
                 r.listing(),
@@ -50,6 +53,9 @@ public final class EndpointDebug {
    * @param pool its pool
    * @param address {@code ip:port}
    * @param available whether it can be picked
+   * @param scrapeFailure why its scrapes fail since the last success ({@code tls}, {@code connect},
+   *     {@code timeout}, {@code http_<status>}...), or null when the last one succeeded
+   * @param failuresInARow scrapes failed since the last success
    * @param notServing why its engine, answering, serves nothing ({@code sleeping}), or null
    * @param missingSignals signals its metrics lack
    * @param listing its model listing: {@code ok}, {@code no_lineage}, {@code unknown}
@@ -62,6 +68,8 @@ public final class EndpointDebug {
       String pool,
       String address,
       boolean available,
+      String scrapeFailure,
+      int failuresInARow,
       String notServing,
       List<String> missingSignals,
       String listing,

@@ -65,6 +65,7 @@ class ModelServerTlsAppTest {
     assertThat(await(() -> app.ready())).isTrue();
     assertThat(app.datastore().available("gpu-a")).isEqualTo(1);
     assertThat(server.requests("/metrics")).isPositive();
+    assertThat(app.datastore().failing(server.address())).isNull();
   }
 
   @Test
@@ -76,6 +77,8 @@ class ModelServerTlsAppTest {
     assertThat(await(() -> server.connections.get() >= 3)).isTrue();
     assertThat(app.datastore().available("gpu-a")).isZero();
     assertThat(server.requests("/metrics")).isZero();
+    // /debug/endpoints says why: the server closes on a request that is not TLS
+    assertThat(app.datastore().failing(server.address()).reason()).isEqualTo("io");
   }
 
   @Test

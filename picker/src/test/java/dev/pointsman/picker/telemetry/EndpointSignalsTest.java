@@ -84,6 +84,18 @@ class EndpointSignalsTest {
     assertThat(views.get(0).kvCapacityTokens()).isNull();
     assertThat(views.get(1).available()).isFalse();
     assertThat(views.get(1).notServing()).isEqualTo("sleeping");
+    assertThat(views.get(0).scrapeFailure()).isNull();
+
+    // B's scrapes fail: the latest reason and the count show, until one succeeds
+    store.onFailure(B, "connect");
+    store.onFailure(B, "tls");
+    EndpointDebug.View failing = new EndpointDebug(store).endpoints().get(1);
+    assertThat(failing.scrapeFailure()).isEqualTo("tls");
+    assertThat(failing.failuresInARow()).isEqualTo(2);
+    store.onSuccess(B, IDLE, ScrapeReport.NONE);
+    EndpointDebug.View healed = new EndpointDebug(store).endpoints().get(1);
+    assertThat(healed.scrapeFailure()).isNull();
+    assertThat(healed.failuresInARow()).isZero();
 
     Explanation e =
         new Explanation(
