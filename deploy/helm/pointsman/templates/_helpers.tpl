@@ -158,6 +158,21 @@ app.kubernetes.io/component: gateway
 {{- replace $old $new $text }}
 {{- end }}
 
+{{/* "true" when picker.modelServerTls mounts a CA Secret into the picker and Envoy. */}}
+{{- define "pointsman.modelServerCa" -}}
+{{- if and .Values.picker.modelServerTls.enabled .Values.picker.modelServerTls.caSecretName }}true{{ end }}
+{{- end }}
+
+{{/* The CA Secret's volume, only its caKey, for the picker's and Envoy's pods alike. */}}
+{{- define "pointsman.modelServerCa.volume" -}}
+- name: model-server-ca
+  secret:
+    secretName: {{ .Values.picker.modelServerTls.caSecretName }}
+    items:
+      - key: {{ .Values.picker.modelServerTls.caKey }}
+        path: {{ .Values.picker.modelServerTls.caKey }}
+{{- end }}
+
 {{/*
 The model-server clusters' TLS (picker.modelServerTls), indented for a cluster: the chain verified
 against the CA Secret through file-based SDS (a rotation needs no restart), else against the image's

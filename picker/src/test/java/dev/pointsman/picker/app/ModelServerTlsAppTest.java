@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pointsman.picker.config.PickerConfig;
 import dev.pointsman.picker.scrape.MetricsHttpsServer;
+import dev.pointsman.testing.Await;
 import dev.pointsman.testing.TestCa;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,7 +60,7 @@ class ModelServerTlsAppTest {
     Path ca = dir.resolve("ca-model-servers.pem");
     app = start("scrape: {tls: {enabled: true, caFile: \"" + ca + "\"}}");
 
-    assertThat(await(() -> app.ready())).isTrue();
+    Await.until("the picker is ready", app::ready);
     assertThat(app.datastore().available("gpu-a")).isEqualTo(1);
     assertThat(server.requests("/metrics")).isPositive();
     assertThat(app.datastore().failing(server.address())).isNull();
@@ -74,7 +72,7 @@ class ModelServerTlsAppTest {
     app = start("scrape: {intervalMillis: 50}");
 
     // the scrapes fail; let several of them run before looking
-    assertThat(await(() -> server.connections.get() >= 3)).isTrue();
+    Await.until("three connections tried", () -> server.connections.get() >= 3);
     assertThat(app.datastore().available("gpu-a")).isZero();
     assertThat(server.requests("/metrics")).isZero();
     // /debug/endpoints says why: the server closes on a request that is not TLS
@@ -88,17 +86,5 @@ class ModelServerTlsAppTest {
 
     assertThatThrownBy(() -> start("scrape: {tls: {enabled: true, caFile: \"" + absent + "\"}}"))
         .hasMessage("scrape.tls.caFile: " + absent + " does not exist (expected a PEM file)");
-  }
-
-  /** Polls {@code condition} until it holds or 10 s pass. */
-  private static boolean await(BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        return false;
-      }
-      LockSupport.parkNanos(5_000_000); // polling period
-    }
-    return true;
   }
 }
