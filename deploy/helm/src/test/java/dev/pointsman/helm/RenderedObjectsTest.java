@@ -20,7 +20,8 @@ class RenderedObjectsTest {
           "cert-manager.io/v1/Certificate",
           "cert-manager.io/v1/Issuer",
           "monitoring.coreos.com/v1/ServiceMonitor",
-          "monitoring.coreos.com/v1/PodMonitor");
+          "monitoring.coreos.com/v1/PodMonitor",
+          "monitoring.coreos.com/v1/PrometheusRule");
 
   static Stream<Scenario> scenarios() {
     return Scenarios.all().stream();

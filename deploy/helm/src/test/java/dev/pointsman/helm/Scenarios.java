@@ -57,6 +57,12 @@ final class Scenarios {
               loadBalancerSourceRanges: [10.20.0.0/16]
           metrics:
             serviceMonitor: {enabled: true, interval: 30s, labels: {release: kube-prometheus-stack}}
+            prometheusRule:
+              enabled: true
+              labels: {release: kube-prometheus-stack}
+              ruleLabels: {team: ml-platform}
+              disabled: [PointsmanEndpointSignalMissing]
+              ttftP99Seconds: 1.5
           canary: {enabled: true, percent: 5}
           """);
 

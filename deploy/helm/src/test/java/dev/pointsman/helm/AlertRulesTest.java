@@ -1,0 +1,423 @@
+package dev.pointsman.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.sun.net.httpserver.HttpServer;
+import dev.pointsman.extproc.testing.EnvoyReplay;
+import dev.pointsman.extproc.testing.Replies;
+import dev.pointsman.picker.app.PickerApp;
+import dev.pointsman.picker.config.PickerConfig;
+import dev.pointsman.picker.telemetry.KvEventsMetrics;
+import dev.pointsman.runtime.Metrics;
+import dev.pointsman.testing.Await;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.NettyChannelBuilder;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The chart's PrometheusRule: rendered only when asked, scoped to its own picker, evaluated by
+ * Prometheus's own rule engine ({@code promtool test rules}) on series shaped as a running picker
+ * exposes them.
+ */
+class AlertRulesTest {
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final String TESTS = "/alerts/pointsman-alerts-test.yaml";
+
+  /** Metric names in PromQL: an identifier followed by a selector's brace. */
+  private static final Pattern METRIC = Pattern.compile("([a-z_][a-z0-9_]*)\\{");
+
+  /** Labels a Prometheus scrape adds to a target's series; the picker does not expose them. */
+  private static final Set<String> TARGET_LABELS = Set.of("job", "namespace", "instance");
+
+  @TempDir Path dir;
+
+  private static GenericKubernetesResource rule(Rendered rendered) {
+    List<HasMetadata> rules = rendered.ofKind("monitoring.coreos.com/v1", "PrometheusRule");
+    assertThat(rules).hasSize(1);
+    return (GenericKubernetesResource) rules.get(0);
+  }
+
+  private static JsonNode groups(GenericKubernetesResource rule) {
+    return YAML.valueToTree(rule.getAdditionalProperties().get("spec")).get("groups");
+  }
+
+  private static List<JsonNode> rules(GenericKubernetesResource rule) {
+    List<JsonNode> out = new ArrayList<>();
+    groups(rule).forEach(g -> g.get("rules").forEach(out::add));
+    return out;
+  }
+
+  private static Rendered enabled() {
+    return Chart.render("metrics: {prometheusRule: {enabled: true}}");
+  }
+
+  @Test
+  void isNotRenderedUnlessEnabled() {
+    assertThat(Chart.defaults().ofKind("monitoring.coreos.com/v1", "PrometheusRule")).isEmpty();
+  }
+
+  @Test
+  void everyRuleReadsOnlyThisReleasesPicker() {
+    List<JsonNode> rules = rules(rule(enabled()));
+
+    assertThat(rules).hasSize(14);
+    for (JsonNode r : rules) {
+      String expr = r.get("expr").asText();
+      Matcher m = METRIC.matcher(expr);
+      int selectors = 0;
+      while (m.find()) {
+        selectors++;
+        assertThat(expr.substring(m.end()))
+            .as("%s: %s", r.get("alert").asText(), expr)
+            .startsWith("job=\"pointsman-picker\", namespace=\"pointsman\"");
+      }
+      assertThat(selectors).as(r.get("alert").asText()).isPositive();
+      assertThat(r.at("/labels/severity").asText()).isIn("critical", "warning", "info");
+      assertThat(r.at("/annotations/summary").asText()).isNotBlank();
+      assertThat(r.at("/annotations/description").asText()).isNotBlank();
+    }
+  }
+
+  @Test
+  void takesLabelsThresholdsASelectorAndAlertsToLeaveOut() {
+    GenericKubernetesResource rule =
+        rule(
+            Chart.render(
+                """
+                metrics:
+                  prometheusRule:
+                    enabled: true
+                    labels: {release: kube-prometheus-stack}
+                    ruleLabels: {team: ml-platform}
+                    selector: 'service="pointsman-picker"'
+                    disabled: [PointsmanReplicaCold, PointsmanEndpointSignalMissing]
+                    runbookUrl: https://runbooks.example.com/pointsman
+                    ttftP99Seconds: 1.5
+                """));
+    List<JsonNode> rules = rules(rule);
+
+    assertThat(rule.getMetadata().getLabels()).containsEntry("release", "kube-prometheus-stack");
+    assertThat(rules)
+        .hasSize(12)
+        .noneMatch(r -> r.get("alert").asText().equals("PointsmanReplicaCold"))
+        .allMatch(r -> r.at("/labels/team").asText().equals("ml-platform"))
+        .allMatch(r -> r.get("expr").asText().contains("{service=\"pointsman-picker\""))
+        .noneMatch(r -> r.get("expr").asText().contains("job="));
+    JsonNode ttft =
+        rules.stream()
+            .filter(r -> r.get("alert").asText().equals("PointsmanTtftHigh"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(ttft.get("expr").asText()).endsWith(") > 1.5");
+    assertThat(ttft.at("/annotations/runbook_url").asText())
+        .isEqualTo("https://runbooks.example.com/pointsman#pointsmanttfthigh");
+  }
+
+  @Test
+  void theSchemaRefusesAnAlertNameItDoesNotKnow() {
+    assertThat(
+            org.assertj.core.api.Assertions.catchThrowable(
+                () ->
+                    Chart.template(
+                        Chart.RELEASE,
+                        Chart.NAMESPACE,
+                        "metrics: {prometheusRule: {enabled: true, disabled: [PointsmanTypo]}}")))
+        .hasMessageContaining("/metrics/prometheusRule/disabled/0");
+  }
+
+  /**
+   * Prometheus's rule engine evaluates the rendered rules over the test file's series: each alert
+   * fires when its condition has held for its duration, with its labels and annotations, and not
+   * otherwise. Needs promtool (Debian's prometheus package; {@code .ci/run} installs it).
+   */
+  @Test
+  void prometheusFiresEachAlertOnlyWhenItsConditionHolds() throws Exception {
+    assumeThat(promtool())
+        .as(
+            "promtool is not on PATH: the alert rules are rendered and checked here, but not"
+                + " evaluated (apt-get install prometheus provides it)")
+        .isNotNull();
+    Files.writeString(
+        dir.resolve("rules.yaml"),
+        YAML.writeValueAsString(Map.of("groups", groups(rule(enabled())))));
+    try (InputStream in = getClass().getResourceAsStream(TESTS)) {
+      Files.write(dir.resolve("tests.yaml"), in.readAllBytes());
+    }
+
+    assertThat(run(promtool(), "check", "rules", "rules.yaml")).contains("SUCCESS: 14 rules found");
+    String out = run(promtool(), "test", "rules", "tests.yaml");
+    assertThat(out).contains("SUCCESS");
+    // every alert of the chart is tested
+    String tests = Files.readString(dir.resolve("tests.yaml"));
+    for (JsonNode r : rules(rule(enabled()))) {
+      assertThat(tests).contains("alertname: " + r.get("alert").asText());
+    }
+  }
+
+  /**
+   * The series the tests feed Prometheus are the ones a running picker exposes: every metric the
+   * rules read, with the same label names, taken from a real picker's {@code /metrics} over a real
+   * socket after it has routed a request, refused one, failed scrapes of one endpoint and joined
+   * its replication cluster (and from the KV-event meters and a picker with a model-server CA file
+   * for the two families those need).
+   */
+  @Test
+  void theTestsSeriesAreShapedAsARunningPickerExposesThem() throws Exception {
+    Map<String, Set<Set<String>>> exposed = new HashMap<>();
+    addExposition(exposed, livePickerExposition());
+    try (Metrics kv = Metrics.create("pointsman-picker")) {
+      new KvEventsMetrics(kv.registry()).decodeError("chat", "msgpack");
+      addExposition(exposed, kv.registry().scrape());
+    }
+
+    JsonNode tests;
+    try (InputStream in = getClass().getResourceAsStream(TESTS)) {
+      tests = YAML.readTree(in);
+    }
+    Set<String> fed = new TreeSet<>();
+    for (JsonNode test : tests.get("tests")) {
+      for (JsonNode s : test.get("input_series")) {
+        String series = s.get("series").asText();
+        String name = series.substring(0, series.indexOf('{'));
+        fed.add(name);
+        if (name.equals("up")) {
+          continue; // Prometheus's own
+        }
+        Set<String> labels = labelNames(series.substring(series.indexOf('{') + 1));
+        labels.removeAll(TARGET_LABELS);
+        assertThat(exposed).as("the picker exposes %s", name).containsKey(name);
+        assertThat(exposed.get(name)).as("label names of %s", series).contains(labels);
+      }
+    }
+    // and every metric a rule reads is fed to some test
+    for (JsonNode r : rules(rule(enabled()))) {
+      Matcher m = METRIC.matcher(r.get("expr").asText());
+      while (m.find()) {
+        assertThat(fed).as(r.get("alert").asText()).contains(m.group(1));
+      }
+    }
+  }
+
+  private String livePickerExposition() throws Exception {
+    HttpServer good = pod(200, "llama");
+    HttpServer failing = pod(503, "llama");
+    int replication = freePort();
+    Path ca = dir.resolve("model-servers-ca.pem");
+    String yaml =
+        """
+        grpc: {port: 0, host: 127.0.0.1}
+        admin: {port: 0, host: 127.0.0.1}
+        scrape: {intervalMillis: 20, timeoutMillis: 200, unavailableAfterMillis: 300}
+        replication:
+          enabled: true
+          bindAddress: 127.0.0.1
+          bindPort: %d
+          discovery: {members: ["127.0.0.1:%d"]}
+        pools:
+          - name: chat
+            engine: vllm
+            models: [llama]
+            endpoints:
+              - {address: "127.0.0.1:%d"}
+              - {address: "127.0.0.1:%d"}
+        """
+            .formatted(
+                replication,
+                replication,
+                good.getAddress().getPort(),
+                failing.getAddress().getPort());
+    PickerApp app = new PickerApp(PickerConfig.parse(yaml), null).start();
+    ManagedChannel channel = null;
+    try {
+      String pem = app.certificatePem().orElseThrow();
+      Files.writeString(ca, pem);
+      channel =
+          NettyChannelBuilder.forAddress("localhost", app.grpcPort())
+              .sslContext(
+                  GrpcSslContexts.forClient()
+                      .trustManager(
+                          new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)))
+                      .build())
+              .build();
+      Await.until("the picker is ready", app::ready);
+
+      EnvoyReplay routed = EnvoyReplay.open(channel);
+      routed.requestHeaders("POST", "/v1/chat/completions", false);
+      routed.requestBody(Replies.chat("llama", "hello", false), true);
+      assertThat(
+              Replies.setHeaders(routed.next().getRequestHeaders().getResponse())
+                  .get("x-gateway-destination-endpoint"))
+          .isEqualTo("127.0.0.1:" + good.getAddress().getPort());
+      routed.next();
+      routed.responseHeaders(200, false, null);
+      routed.next();
+      routed.responseBody("{\"choices\":[],\"usage\":{\"prompt_tokens\":5}}", true);
+      routed.next();
+      routed.halfClose();
+      assertThat(routed.awaitEnd()).isTrue();
+
+      EnvoyReplay refused = EnvoyReplay.open(channel);
+      refused.requestHeaders("POST", "/v1/chat/completions", false);
+      refused.requestBody(Replies.chat("no-such-model", "hello", false), true);
+      refused.next();
+      refused.cancel();
+
+      Await.until(
+          "a refusal and a failed scrape are counted",
+          () -> {
+            String text = metrics(app);
+            return text.contains("inference_objective_request_error_total{")
+                && text.contains("result=\"error\"");
+          });
+      return metrics(app) + "\n" + caFilePickerExposition(ca);
+    } finally {
+      if (channel != null) {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+      app.close();
+      good.stop(0);
+      failing.stop(0);
+    }
+  }
+
+  /** A picker that scrapes its model servers over HTTPS with a CA file: its reload counters. */
+  private String caFilePickerExposition(Path ca) throws Exception {
+    String yaml =
+        """
+        grpc: {port: 0, host: 127.0.0.1}
+        admin: {port: 0, host: 127.0.0.1}
+        scrape: {tls: {enabled: true, caFile: "%s"}}
+        pools:
+          - name: chat
+            engine: vllm
+            models: [llama]
+            endpoints:
+              - {address: "127.0.0.1:1"}
+        """
+            .formatted(ca);
+    try (PickerApp app = new PickerApp(PickerConfig.parse(yaml), null).start()) {
+      return metrics(app);
+    }
+  }
+
+  private static String metrics(PickerApp app) {
+    try {
+      HttpResponse<String> r =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + app.adminPort() + "/metrics"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).isEqualTo(200);
+      return r.body();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A model server whose /metrics answers with this status (vLLM's series, no prefix cache). */
+  private static HttpServer pod(int status, String model) throws IOException {
+    HttpServer pod = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    pod.createContext(
+        "/metrics",
+        ex -> {
+          byte[] body =
+              ("vllm:num_requests_waiting{model_name=\"%s\"} 0\n"
+                      + "vllm:num_requests_running{model_name=\"%s\"} 1\n"
+                      + "vllm:kv_cache_usage_perc{model_name=\"%s\"} 0.2\n")
+                  .formatted(model, model, model)
+                  .getBytes(StandardCharsets.UTF_8);
+          ex.sendResponseHeaders(status, body.length);
+          ex.getResponseBody().write(body);
+          ex.close();
+        });
+    pod.start();
+    return pod;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** Family name to the label-name sets of its series, from Prometheus text exposition. */
+  private static void addExposition(Map<String, Set<Set<String>>> into, String exposition) {
+    for (String line : exposition.split("\n")) {
+      if (line.isBlank() || line.startsWith("#")) {
+        continue;
+      }
+      int brace = line.indexOf('{');
+      int space = line.indexOf(' ');
+      boolean labelled = brace >= 0 && brace < space;
+      String name = line.substring(0, labelled ? brace : space);
+      Set<String> labels =
+          labelled ? labelNames(line.substring(brace + 1, line.lastIndexOf('}') + 1)) : Set.of();
+      into.computeIfAbsent(name, k -> new HashSet<>()).add(labels);
+    }
+  }
+
+  /** The label names of a selector or series body after its opening brace. */
+  private static Set<String> labelNames(String body) {
+    Set<String> names = new HashSet<>();
+    Matcher m =
+        Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)\\s*=\\s*\"(?:[^\"\\\\]|\\\\.)*\"").matcher(body);
+    while (m.find()) {
+      names.add(m.group(1));
+    }
+    return names;
+  }
+
+  private static String promtool() {
+    for (String d : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+      Path p = Path.of(d, "promtool");
+      if (Files.isExecutable(p)) {
+        return p.toString();
+      }
+    }
+    return null;
+  }
+
+  private String run(String... command) throws Exception {
+    Process p =
+        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as("%s\n%s", String.join(" ", command), out).isZero();
+    return out;
+  }
+}
