@@ -514,3 +514,21 @@ app.kubernetes.io/component: fleet-envoy
                             - header: { key: x-gateway-destination-endpoint-served, value: "%UPSTREAM_REMOTE_ADDRESS%" }
                               append_action: OVERWRITE_IF_EXISTS_OR_ADD
 {{ end }}
+
+{{- /* One rule of the PrometheusRule: {rule: {alert, expr, for, severity, summary, description}, labels, runbook}. */}}
+{{- define "pointsman.alertRule" -}}
+- alert: {{ .rule.alert }}
+  expr: {{ .rule.expr | quote }}
+  for: {{ .rule.for }}
+  labels:
+    severity: {{ .rule.severity }}
+    {{- with .labels }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+  annotations:
+    summary: {{ .rule.summary | quote }}
+    description: {{ .rule.description | quote }}
+    {{- if .runbook }}
+    runbook_url: {{ printf "%s#%s" .runbook (lower .rule.alert) | quote }}
+    {{- end }}
+{{- end }}

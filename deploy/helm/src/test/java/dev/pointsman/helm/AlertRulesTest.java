@@ -9,11 +9,15 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.sun.net.httpserver.HttpServer;
 import dev.pointsman.extproc.testing.EnvoyReplay;
 import dev.pointsman.extproc.testing.Replies;
+import dev.pointsman.fleet.app.FleetApp;
+import dev.pointsman.fleet.config.FleetConfig;
+import dev.pointsman.fleet.telemetry.FleetMetrics;
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.config.PickerConfig;
 import dev.pointsman.picker.telemetry.KvEventsMetrics;
 import dev.pointsman.runtime.Metrics;
 import dev.pointsman.testing.Await;
+import dev.pointsman.testing.TestCa;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.grpc.ManagedChannel;
@@ -77,8 +81,9 @@ class AlertRulesTest {
     return out;
   }
 
+  /** The chart with the rules and ServiceMonitors on, fleet tier included. */
   private static Rendered enabled() {
-    return Chart.render("metrics: {prometheusRule: {enabled: true}}");
+    return Scenarios.FLEET.render();
   }
 
   @Test
@@ -87,24 +92,74 @@ class AlertRulesTest {
   }
 
   @Test
-  void everyRuleReadsOnlyThisReleasesPicker() {
-    List<JsonNode> rules = rules(rule(enabled()));
+  void everyRuleReadsOnlyThisReleasesPickerOrFleet() {
+    JsonNode groups = groups(rule(enabled()));
 
-    assertThat(rules).hasSize(14);
-    for (JsonNode r : rules) {
-      String expr = r.get("expr").asText();
-      Matcher m = METRIC.matcher(expr);
-      int selectors = 0;
-      while (m.find()) {
-        selectors++;
-        assertThat(expr.substring(m.end()))
-            .as("%s: %s", r.get("alert").asText(), expr)
-            .startsWith("job=\"pointsman-picker\", namespace=\"pointsman\"");
+    assertThat(groups).hasSize(2);
+    assertThat(groups.get(0).get("name").asText()).isEqualTo("pointsman-picker");
+    assertThat(groups.get(0).get("rules")).hasSize(14);
+    assertThat(groups.get(1).get("name").asText()).isEqualTo("pointsman-fleet");
+    assertThat(groups.get(1).get("rules")).hasSize(5);
+    for (JsonNode g : groups) {
+      String job = g.get("name").asText();
+      for (JsonNode r : g.get("rules")) {
+        String expr = r.get("expr").asText();
+        Matcher m = METRIC.matcher(expr);
+        int selectors = 0;
+        while (m.find()) {
+          selectors++;
+          assertThat(expr.substring(m.end()))
+              .as("%s: %s", r.get("alert").asText(), expr)
+              .startsWith("job=\"" + job + "\", namespace=\"pointsman\"");
+        }
+        assertThat(selectors).as(r.get("alert").asText()).isPositive();
+        assertThat(r.at("/labels/severity").asText()).isIn("critical", "warning", "info");
+        assertThat(r.at("/annotations/summary").asText()).isNotBlank();
+        assertThat(r.at("/annotations/description").asText()).isNotBlank();
       }
-      assertThat(selectors).as(r.get("alert").asText()).isPositive();
-      assertThat(r.at("/labels/severity").asText()).isIn("critical", "warning", "info");
-      assertThat(r.at("/annotations/summary").asText()).isNotBlank();
-      assertThat(r.at("/annotations/description").asText()).isNotBlank();
+    }
+    // without the fleet tier, its group is left out
+    assertThat(groups(rule(Chart.render("metrics: {prometheusRule: {enabled: true}}")))).hasSize(1);
+  }
+
+  /**
+   * The Prometheus Operator names a ServiceMonitor's series' job after the Service whose port it
+   * scrapes: the rules' default selectors must name those Services.
+   */
+  @Test
+  void theDefaultSelectorsNameTheServicesTheServiceMonitorsScrape() {
+    Rendered r = Scenarios.FLEET.render();
+    JsonNode groups = groups(rule(r));
+    Map<String, String> jobs = new HashMap<>();
+    for (HasMetadata sm : r.ofKind("monitoring.coreos.com/v1", "ServiceMonitor")) {
+      JsonNode spec =
+          YAML.valueToTree(((GenericKubernetesResource) sm).getAdditionalProperties().get("spec"));
+      Map<String, String> selector =
+          YAML.convertValue(
+              spec.at("/selector/matchLabels"),
+              new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() {});
+      String port = spec.at("/endpoints/0/port").asText();
+      List<String> scraped =
+          r.all(io.fabric8.kubernetes.api.model.Service.class).stream()
+              .filter(
+                  svc -> svc.getMetadata().getLabels().entrySet().containsAll(selector.entrySet()))
+              .filter(
+                  svc -> svc.getSpec().getPorts().stream().anyMatch(p -> p.getName().equals(port)))
+              .map(svc -> svc.getMetadata().getName())
+              .toList();
+      assertThat(scraped)
+          .as("Services ServiceMonitor %s scrapes", sm.getMetadata().getName())
+          .hasSize(1);
+      jobs.put(sm.getMetadata().getName(), scraped.get(0));
+    }
+    assertThat(jobs).containsOnlyKeys("pointsman-picker", "pointsman-fleet");
+    for (JsonNode g : groups) {
+      String job = jobs.get(g.get("name").asText());
+      g.get("rules")
+          .forEach(
+              rule ->
+                  assertThat(rule.get("expr").asText())
+                      .contains("job=\"" + job + "\", namespace=\"pointsman\""));
     }
   }
 
@@ -174,7 +229,7 @@ class AlertRulesTest {
       Files.write(dir.resolve("tests.yaml"), in.readAllBytes());
     }
 
-    assertThat(run(promtool(), "check", "rules", "rules.yaml")).contains("SUCCESS: 14 rules found");
+    assertThat(run(promtool(), "check", "rules", "rules.yaml")).contains("SUCCESS: 19 rules found");
     String out = run(promtool(), "test", "rules", "tests.yaml");
     assertThat(out).contains("SUCCESS");
     // every alert of the chart is tested
@@ -198,6 +253,13 @@ class AlertRulesTest {
     try (Metrics kv = Metrics.create("pointsman-picker")) {
       new KvEventsMetrics(kv.registry()).decodeError("chat", "msgpack");
       addExposition(exposed, kv.registry().scrape());
+    }
+    addExposition(exposed, liveFleetExposition());
+    try (Metrics fleet = Metrics.create("pointsman-fleet")) {
+      FleetMetrics meters = new FleetMetrics(fleet.registry(), List.of(), System::nanoTime);
+      meters.routed("us-west", "cheapest-within-slo");
+      meters.upstreamError("us-west");
+      addExposition(exposed, fleet.registry().scrape());
     }
 
     JsonNode tests;
@@ -310,6 +372,71 @@ class AlertRulesTest {
     }
   }
 
+  /**
+   * A real fleet tier whose one cluster's summary cannot be read and whose pool imports' API server
+   * is unreachable: its cluster gauges, its import failures, and the refusal of a request no
+   * cluster can take, from its {@code /metrics}.
+   */
+  private String liveFleetExposition() throws Exception {
+    int closed = freePort();
+    Map<String, String> saved = new HashMap<>();
+    Map<String, String> props =
+        Map.of(
+            "kubernetes.master", "http://127.0.0.1:" + closed,
+            "kubernetes.auth.tryKubeConfig", "false",
+            "kubernetes.auth.tryServiceAccount", "false",
+            "kubernetes.request.retry.backoffLimit", "1");
+    props.forEach((k, v) -> saved.put(k, System.setProperty(k, v)));
+    TestCa ca = TestCa.create(dir, "alerts-test-ca");
+    TestCa.Issued me = ca.client("fleet");
+    String yaml =
+        """
+        grpc: {port: 0, host: 127.0.0.1, tls: plaintext, drainSeconds: 0}
+        admin: {port: 0, host: 127.0.0.1}
+        regions: [here]
+        summaries: {intervalMillis: 50, certChain: "%s", privateKey: "%s", caFile: "%s"}
+        poolImports: {enabled: true, namespace: default}
+        clusters:
+          - {name: us-west, gateway: "127.0.0.1:%d", summary: "127.0.0.1:%d", tier: spot, \
+        pricePerGpuHour: 1, rttMillis: {here: 1}}
+        """
+            .formatted(me.certChain(), me.privateKey(), ca.caFile(), closed, closed);
+    FleetApp fleet;
+    try {
+      fleet = new FleetApp(FleetConfig.parse(yaml)).start();
+    } finally {
+      saved.forEach(
+          (k, v) -> {
+            if (v == null) {
+              System.clearProperty(k);
+            } else {
+              System.setProperty(k, v);
+            }
+          });
+    }
+    ManagedChannel channel =
+        NettyChannelBuilder.forAddress("127.0.0.1", fleet.grpcPort()).usePlaintext().build();
+    try {
+      EnvoyReplay refused = EnvoyReplay.open(channel);
+      refused.requestHeaders("POST", "/v1/chat/completions", false);
+      refused.requestBody(Replies.chat("llama", "hello", false), true);
+      refused.next();
+      refused.cancel();
+      Await.until(
+          "the refusal and an import failure are counted",
+          () -> {
+            String text = admin(fleet.adminPort());
+            return text.contains("pointsman_fleet_rejections_total{")
+                && text.matches(
+                    "(?s).*pointsman_fleet_pool_imports_failures_total\\{[^}]*\\} [1-9].*");
+          });
+      return admin(fleet.adminPort());
+    } finally {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      fleet.close();
+    }
+  }
+
   /** A picker that scrapes its model servers over HTTPS with a CA file: its reload counters. */
   private String caFilePickerExposition(Path ca) throws Exception {
     String yaml =
@@ -331,12 +458,16 @@ class AlertRulesTest {
   }
 
   private static String metrics(PickerApp app) {
+    return admin(app.adminPort());
+  }
+
+  /** GET /metrics from an admin listener. */
+  private static String admin(int port) {
     try {
       HttpResponse<String> r =
           HttpClient.newHttpClient()
               .send(
-                  HttpRequest.newBuilder(
-                          URI.create("http://127.0.0.1:" + app.adminPort() + "/metrics"))
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
                       .build(),
                   HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).isEqualTo(200);

@@ -118,6 +118,9 @@ final class Scenarios {
           picker:
             summary: {enabled: true, cluster: us-east-spot, secretName: picker-summary-tls, \
           serviceType: LoadBalancer}
+          metrics:
+            serviceMonitor: {enabled: true}
+            prometheusRule: {enabled: true}
           fleet:
             enabled: true
             tlsSecretName: fleet-tls
