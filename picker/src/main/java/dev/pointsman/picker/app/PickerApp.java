@@ -170,12 +170,7 @@ public final class PickerApp implements AutoCloseable {
     datastore.addMembershipListener(
         m -> {
           scraper.setTargets(m.targets());
-          prefixIndex.retain(m.addresses());
-          latencyModel.retain(m.addresses());
-          scheduler.adapterHistory().retain(m.addresses());
-          scheduler.adapterLoads().retain(m.addresses());
-          scheduler.tpotModel().retain(m.addresses());
-          scheduler.queuedWork().retain(m.addresses());
+          scheduler.retain(m.addresses());
         });
     // budgets are shared through the replicas' state: made before the replicator that carries them
     TokenBudgets budgets = config.flowControl().tokenBudgets(System::nanoTime);

@@ -9,6 +9,7 @@ import dev.pointsman.picker.scheduling.prefix.PrefixHasher;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import dev.pointsman.picker.scheduling.prior.SpeedPriors;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -211,6 +212,21 @@ public final class Scheduler {
 
   public InFlightTracker inFlight() {
     return inFlight;
+  }
+
+  /**
+   * Forgets what was learned of endpoints outside {@code addresses} (the pools' ready endpoints):
+   * what their prefix caches held, their latency and TPOT fits, their adapters and their queued
+   * work. An endpoint that comes back (a restarted engine, its caches empty) starts afresh. The
+   * in-flight work is the datastore's to forget ({@link InFlightTracker#retain}).
+   */
+  public void retain(Collection<String> addresses) {
+    prefixIndex.retain(addresses);
+    latencyModel.retain(addresses);
+    adapters.retain(addresses);
+    adapterLoads.retain(addresses);
+    tpotModel.retain(addresses);
+    queuedWork.retain(addresses);
   }
 
   /**

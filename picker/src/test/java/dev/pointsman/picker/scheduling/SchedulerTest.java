@@ -593,4 +593,28 @@ class SchedulerTest {
       d.ticket().release();
     }
   }
+
+  /**
+   * An endpoint that left the pools (a pod out for a restart) is forgotten whole: its cached
+   * blocks, latency fit, adapters and queued work; the others keep theirs.
+   */
+  @Test
+  void retainForgetsWhatWasLearnedOfEndpointsThatLeft() {
+    long[] blocks = {11, 12, 13};
+    for (String a : List.of("a:8000", "b:8000")) {
+      scheduler.learnPick(a, blocks, "lora-1", 500);
+      scheduler.latencyModel().observe(a, 0.1, 0.2);
+    }
+
+    scheduler.retain(List.of("b:8000"));
+
+    assertThat(index.size("a:8000")).isZero();
+    assertThat(scheduler.latencyModel().observations("a:8000")).isZero();
+    assertThat(scheduler.adapterHistory().mostRecent("a:8000", 4)).isEmpty();
+    assertThat(scheduler.queuedWork().export()).doesNotContainKey("a:8000");
+    assertThat(index.size("b:8000")).isEqualTo(3);
+    assertThat(scheduler.latencyModel().observations("b:8000")).isEqualTo(1);
+    assertThat(scheduler.adapterHistory().mostRecent("b:8000", 4)).containsExactly("lora-1");
+    assertThat(scheduler.queuedWork().export()).containsKey("b:8000");
+  }
 }

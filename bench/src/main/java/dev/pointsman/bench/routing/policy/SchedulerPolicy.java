@@ -27,6 +27,7 @@ import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex.Forgetting;
 import dev.pointsman.picker.scheduling.prior.SpeedPriors;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,6 +73,9 @@ final class SchedulerPolicy implements RoutingPolicy {
 
   /** The gate's pumps after a release, run at the run's next event (its executor). */
   private final List<Runnable> pokes = new ArrayList<>();
+
+  /** The ready endpoints the scheduler last retained ({@link FleetView#endpointsIfSome}). */
+  private int[] members;
 
   /** Requests waiting in the gate, in arrival order. */
   private final Map<Long, CompletableFuture<RouteOutcome>> waiting = new LinkedHashMap<>();
@@ -175,6 +179,7 @@ final class SchedulerPolicy implements RoutingPolicy {
       pokes.clear();
       return Map.of();
     }
+    applyMembership();
     List<Runnable> due = new ArrayList<>(pokes);
     pokes.clear();
     due.forEach(Runnable::run);
@@ -232,8 +237,35 @@ final class SchedulerPolicy implements RoutingPolicy {
         -1);
   }
 
+  /**
+   * The picker's membership listener: when the pool's ready endpoints change (a pod out for a
+   * restart leaves them, and comes back with its caches empty), the scheduler forgets what it
+   * learned of those that left, and the datastore their in-flight work, as {@code PickerApp} does
+   * on the pod watch's update.
+   */
+  private void applyMembership() {
+    int[] now = fleet.endpointsIfSome();
+    if (Arrays.equals(now, members)) {
+      return;
+    }
+    members = now;
+    List<String> addresses = new ArrayList<>();
+    if (now == null) {
+      for (int i = 0; i < fleet.size(); i++) {
+        addresses.add(FleetView.address(i));
+      }
+    } else {
+      for (int pod : now) {
+        addresses.add(FleetView.address(pod));
+      }
+    }
+    scheduler.retain(addresses);
+    scheduler.inFlight().retain(addresses);
+  }
+
   @Override
   public Route route(BenchRequest r) {
+    applyMembership();
     if (gate == null) {
       return toRoute(r.id(), router.route(routeInput(r, fleet.requests())));
     }

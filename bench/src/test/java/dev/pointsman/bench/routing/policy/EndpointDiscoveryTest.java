@@ -131,6 +131,43 @@ class EndpointDiscoveryTest {
     }
   }
 
+  /**
+   * As the picker's membership listener does: once a restarting pod leaves the ready endpoints,
+   * pointsman forgets what it believed the pod's prefix cache held and what it learned of its
+   * latency, so the pod comes back (its caches empty) without a belief that it holds prompts.
+   */
+  @Test
+  void pointsmanForgetsWhatItLearnedOfAPodThatLeftTheEndpoints() {
+    World w = world("A100-80", "A100-80");
+    double[] down = firstRestart(w.cluster(), 0);
+    SchedulerPolicy p =
+        (SchedulerPolicy) Policies.create("pointsman", w.fleet(), new SplittableRandom(7));
+    String pod0 = FleetView.address(0);
+    String pod1 = FleetView.address(1);
+    w.cluster().runUntil(down[0] - 1);
+    w.fleet().applyScrape(0, w.cluster().snapshot(0));
+    w.fleet().applyScrape(1, w.cluster().snapshot(1));
+    // held in flight, so that the load spreads them over both pods
+    for (int i = 0; i < 50; i++) {
+      p.route(request(1_000 + i));
+    }
+    assertThat(p.scheduler().prefixIndex().size(pod0)).isPositive();
+    assertThat(p.scheduler().prefixIndex().size(pod1)).isPositive();
+
+    w.cluster().runUntil(down[0] + LAG + 1);
+    p.route(request(2_000));
+
+    assertThat(p.scheduler().prefixIndex().size(pod0)).isZero();
+    assertThat(p.scheduler().latencyModel().observations(pod0)).isZero();
+    assertThat(p.scheduler().prefixIndex().size(pod1)).isPositive();
+
+    // back in the endpoints, it is a candidate again, learning afresh
+    w.cluster().runUntil(down[1] + LAG + 1);
+    w.fleet().applyScrape(0, w.cluster().snapshot(0));
+    assertThat(sentTo(p, 0, 200, 3_000)).isPositive();
+    assertThat(p.scheduler().prefixIndex().size(pod0)).isPositive();
+  }
+
   @Test
   void thePickerOffersNoPodKubernetesHasMarkedUnready() {
     World w = world("A100-80", "A100-80");
