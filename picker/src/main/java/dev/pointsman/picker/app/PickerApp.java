@@ -60,6 +60,7 @@ import dev.pointsman.runtime.CertificateReloader;
 import dev.pointsman.runtime.GrpcServer;
 import dev.pointsman.runtime.Metrics;
 import dev.pointsman.runtime.TrustReloader;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import java.nio.file.Path;
@@ -171,6 +172,17 @@ public final class PickerApp implements AutoCloseable {
         m -> {
           scraper.setTargets(m.targets());
           scheduler.retain(m.addresses());
+        });
+    datastore.addCacheLossListener(
+        (address, reason) -> {
+          scheduler.forgetCaches(address);
+          Counter.builder("pointsman.endpoint.cache.resets")
+              .description(
+                  "Engines found with their caches emptied in place (restart: counters went"
+                      + " backwards; wake: out of sleep mode); the picker forgot what they held")
+              .tag("reason", reason)
+              .register(metrics.registry())
+              .increment();
         });
     // budgets are shared through the replicas' state: made before the replicator that carries them
     TokenBudgets budgets = config.flowControl().tokenBudgets(System::nanoTime);

@@ -31,6 +31,7 @@ public final class Datastore implements ScrapeListener {
   private final LongSupplier nanoTime;
   private final Map<String, Health> health = new ConcurrentHashMap<>();
   private final List<MembershipListener> listeners = new CopyOnWriteArrayList<>();
+  private final List<CacheLossListener> cacheLossListeners = new CopyOnWriteArrayList<>();
   private final Object membershipLock = new Object();
   private volatile Pools pools = Pools.EMPTY;
   private volatile boolean membershipKnown;
@@ -47,6 +48,11 @@ public final class Datastore implements ScrapeListener {
       listeners.add(Objects.requireNonNull(listener, "listener"));
       listener.membershipChanged(pools.membership());
     }
+  }
+
+  /** Adds a listener told of engines that lost their caches in place (restart, wake). */
+  public void addCacheLossListener(CacheLossListener listener) {
+    cacheLossListeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
   /** Replaces every pool (a config reload). */
@@ -92,10 +98,38 @@ public final class Datastore implements ScrapeListener {
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(report, "report");
     long now = nanoTime.getAsLong();
-    if (health.computeIfPresent(address, (a, h) -> h.success(metrics, now, report)) != null) {
+    String[] lost = new String[1];
+    Health applied =
+        health.computeIfPresent(
+            address,
+            (a, h) -> {
+              lost[0] = cacheLoss(h, report);
+              return h.success(metrics, now, report);
+            });
+    if (applied != null) {
       bump(address);
       tracker.onScrape(address);
+      if (lost[0] != null) {
+        cacheLossListeners.forEach(l -> l.cacheLost(address, lost[0]));
+      }
     }
+  }
+
+  /**
+   * Whether the engine lost its caches between {@code before} and this scrape's {@code report}:
+   * {@code restart} when its counters went backwards, {@code wake} when it slept at its last good
+   * scrape and serves now; null otherwise.
+   */
+  private static String cacheLoss(Health before, ScrapeReport report) {
+    if (report.restarted()) {
+      return "restart";
+    }
+    if (before.succeeded()
+        && "sleeping".equals(before.report().notServing())
+        && report.notServing() == null) {
+      return "wake";
+    }
+    return null;
   }
 
   @Override

@@ -87,6 +87,11 @@ public final class AdapterHistory {
     byEndpoint.keySet().removeIf(a -> !keep.contains(a));
   }
 
+  /** Forgets the adapters sent to {@code address} (its engine unloaded them). */
+  public void forget(String address) {
+    byEndpoint.remove(address);
+  }
+
   private static final class Recent extends LinkedHashMap<String, Boolean> {
     private final int capacity;
 

@@ -215,6 +215,16 @@ public final class Scheduler {
   }
 
   /**
+   * Forgets what {@code address}'s engine held: the prompts the prefix index believes it cached and
+   * the adapters it was sent. For an engine that restarted in place or woke from sleep, whose
+   * caches are empty though it stayed in the pool; its latency fits (the hardware's) stay.
+   */
+  public void forgetCaches(String address) {
+    prefixIndex.forget(address);
+    adapters.forget(address);
+  }
+
+  /**
    * Forgets what was learned of endpoints outside {@code addresses} (the pools' ready endpoints):
    * what their prefix caches held, their latency and TPOT fits, their adapters and their queued
    * work. An endpoint that comes back (a restarted engine, its caches empty) starts afresh. The

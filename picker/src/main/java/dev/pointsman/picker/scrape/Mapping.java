@@ -15,12 +15,23 @@ import java.util.Set;
  * @param recognised whether the exposition held any series of the engine at all
  * @param notServing why the engine, though answering, serves nothing now (e.g. {@code sleeping});
  *     null when it serves
+ * @param restarted whether the engine's counters went backwards since the previous scrape: a new
+ *     process, its caches empty
  */
 public record Mapping(
-    EndpointMetrics metrics, Set<Signal> missing, boolean recognised, String notServing) {
+    EndpointMetrics metrics,
+    Set<Signal> missing,
+    boolean recognised,
+    String notServing,
+    boolean restarted) {
   public Mapping {
     Objects.requireNonNull(metrics, "metrics");
     missing = Set.copyOf(missing);
+  }
+
+  public Mapping(
+      EndpointMetrics metrics, Set<Signal> missing, boolean recognised, String notServing) {
+    this(metrics, missing, recognised, notServing, false);
   }
 
   /** A serving endpoint's mapping; recognised when {@code samples} (already filtered) has any. */
@@ -72,6 +83,12 @@ public record Mapping(
 
   /** This mapping for an engine that serves nothing now, for {@code reason}. */
   Mapping notServing(String reason) {
-    return new Mapping(metrics, missing, recognised, Objects.requireNonNull(reason, "reason"));
+    return new Mapping(
+        metrics, missing, recognised, Objects.requireNonNull(reason, "reason"), restarted);
+  }
+
+  /** This mapping, saying whether the engine restarted since the previous scrape. */
+  Mapping restarted(boolean restarted) {
+    return new Mapping(metrics, missing, recognised, notServing, restarted);
   }
 }

@@ -13,11 +13,19 @@ import java.util.Set;
  * @param listing the last model listing read: {@code ok}, {@code no_lineage} (it does not say which
  *     entries are adapters, so it restricts nothing), or {@code unknown} (not read yet, off,
  *     failing or expired)
+ * @param restarted the engine's counters went backwards since the previous scrape: a new process
+ *     behind the address, its caches empty
  */
-public record ScrapeReport(Set<Signal> missing, String notServing, String listing) {
+public record ScrapeReport(
+    Set<Signal> missing, String notServing, String listing, boolean restarted) {
 
   /** Nothing missing, serving, listing unknown. */
   public static final ScrapeReport NONE = new ScrapeReport(Set.of(), null, "unknown");
+
+  /** A report of an engine that did not restart. */
+  public ScrapeReport(Set<Signal> missing, String notServing, String listing) {
+    this(missing, notServing, listing, false);
+  }
 
   public ScrapeReport {
     missing = Set.copyOf(missing);

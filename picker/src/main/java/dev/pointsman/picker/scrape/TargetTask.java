@@ -219,7 +219,10 @@ final class TargetTask {
       AdapterListing l = fresh ? listed : AdapterListing.UNKNOWN;
       ScrapeReport report =
           new ScrapeReport(
-              mapping.missing(), mapping.notServing(), fresh ? listingResult : "unknown");
+              mapping.missing(),
+              mapping.notServing(),
+              fresh ? listingResult : "unknown",
+              mapping.restarted());
       ctx.listener().onSuccess(target.address(), mapping.metrics().withListing(l), report);
       long duration = ctx.nanoTime().getAsLong() - start;
       ctx.observer().scraped(target.engine(), duration, parsed.skippedLines(), mapping.missing());

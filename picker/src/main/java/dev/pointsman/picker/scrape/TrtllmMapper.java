@@ -74,6 +74,7 @@ final class TrtllmMapper implements MetricsMapper {
       missing.add(Signal.PREFIX_CACHE);
     }
     return Mapping.withoutAdapters(
-        samples, waiting, running, kv, capacity, hitRate, scrapedAtNanos, missing);
+            samples, waiting, running, kv, capacity, hitRate, scrapedAtNanos, missing)
+        .restarted(prefixRate.reset());
   }
 }

@@ -84,7 +84,7 @@ final class VllmMapper implements MetricsMapper {
     if (Double.isNaN(hitRate) && !prefixCacheReported(samples)) {
       missing.add(Signal.PREFIX_CACHE);
     }
-    Mapping mapping = Mapping.of(samples, metrics, missing);
+    Mapping mapping = Mapping.of(samples, metrics, missing).restarted(prefixRate.reset());
     return sleeping(samples) ? mapping.notServing("sleeping") : mapping;
   }
 

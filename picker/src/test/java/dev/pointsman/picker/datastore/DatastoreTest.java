@@ -9,6 +9,7 @@ import dev.pointsman.picker.scheduling.EndpointState;
 import dev.pointsman.picker.scheduling.InFlightTracker;
 import dev.pointsman.picker.scheduling.PoolSnapshot;
 import dev.pointsman.picker.scrape.Engine;
+import dev.pointsman.picker.scrape.ScrapeReport;
 import dev.pointsman.picker.scrape.ScrapeTarget;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,6 +50,28 @@ class DatastoreTest {
 
   private void advance(long millis) {
     clock.addAndGet(millis * MS);
+  }
+
+  @Test
+  void anEngineThatRestartedInPlaceOrWokeFromSleepIsReportedOnceAsHavingLostItsCaches() {
+    store.setPools(List.of(pool("p", Engine.VLLM, A, B)));
+    List<String> lost = new ArrayList<>();
+    store.addCacheLossListener((address, reason) -> lost.add(address + " " + reason));
+    ScrapeReport serving = new ScrapeReport(Set.of(), null, "unknown");
+    ScrapeReport restarted = new ScrapeReport(Set.of(), null, "unknown", true);
+    ScrapeReport sleeping = new ScrapeReport(Set.of(), "sleeping", "unknown");
+
+    store.onSuccess(A, metrics(0), serving);
+    store.onSuccess(B, metrics(0), serving);
+    store.onSuccess(A, metrics(0), restarted);
+    store.onSuccess(A, metrics(0), serving);
+    store.onSuccess(B, metrics(0), sleeping);
+    store.onSuccess(B, metrics(0), sleeping);
+    store.onFailure(B, "timeout");
+    store.onSuccess(B, metrics(0), serving);
+    store.onSuccess(B, metrics(0), serving);
+
+    assertThat(lost).containsExactly(A + " restart", B + " wake");
   }
 
   @Test

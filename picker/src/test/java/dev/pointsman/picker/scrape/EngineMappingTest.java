@@ -49,6 +49,25 @@ class EngineMappingTest {
     assertThat(idle.metrics().prefixCacheHitRate()).isNaN();
     assertThat(reset.metrics().prefixCacheHitRate()).isNaN();
     assertThat(afterReset.metrics().prefixCacheHitRate()).isEqualTo(0.25);
+    // counters that went backwards: a new engine process behind the address, reported once
+    assertThat(second.restarted()).isFalse();
+    assertThat(idle.restarted()).isFalse();
+    assertThat(reset.restarted()).isTrue();
+    assertThat(afterReset.restarted()).isFalse();
+  }
+
+  @Test
+  void aRestartIsReportedOnlyWhenBothScrapesHadTheCounters() {
+    MetricsMapper mapper = Engine.VLLM.newMapper();
+    String base = "vllm:num_requests_waiting 0\nvllm:num_requests_running 0\n";
+
+    Mapping first = map(Engine.VLLM, mapper, base + counters(5000, 100));
+    Mapping without = map(Engine.VLLM, mapper, base);
+    Mapping back = map(Engine.VLLM, mapper, base + counters(10, 5));
+
+    assertThat(first.restarted()).isFalse();
+    assertThat(without.restarted()).isFalse();
+    assertThat(back.restarted()).isFalse();
   }
 
   private static String counters(long queries, long hits) {

@@ -233,14 +233,19 @@ public final class PrefixIndex {
     Set<String> keep = new HashSet<>(addresses);
     for (String address : List.copyOf(byEndpoint.keySet())) {
       if (!keep.contains(address)) {
-        Lru lru = byEndpoint.remove(address);
-        if (lru != null) {
-          synchronized (lru) {
-            LongIterator it = lru.blocks.iterator();
-            while (it.hasNext()) {
-              holders.remove(it.nextLong(), address);
-            }
-          }
+        forget(address);
+      }
+    }
+  }
+
+  /** Forgets every block remembered for {@code address} (its engine's cache was emptied). */
+  public void forget(String address) {
+    Lru lru = byEndpoint.remove(address);
+    if (lru != null) {
+      synchronized (lru) {
+        LongIterator it = lru.blocks.iterator();
+        while (it.hasNext()) {
+          holders.remove(it.nextLong(), address);
         }
       }
     }
