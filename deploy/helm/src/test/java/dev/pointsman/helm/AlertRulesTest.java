@@ -15,15 +15,14 @@ import dev.pointsman.fleet.telemetry.FleetMetrics;
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.config.PickerConfig;
 import dev.pointsman.picker.telemetry.KvEventsMetrics;
+import dev.pointsman.picker.testing.PickerChannels;
 import dev.pointsman.runtime.Metrics;
 import dev.pointsman.testing.Await;
 import dev.pointsman.testing.TestCa;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -343,16 +342,8 @@ class AlertRulesTest {
     PickerApp app = new PickerApp(PickerConfig.parse(yaml), null).start();
     ManagedChannel channel = null;
     try {
-      String pem = app.certificatePem().orElseThrow();
-      Files.writeString(ca, pem);
-      channel =
-          NettyChannelBuilder.forAddress("localhost", app.grpcPort())
-              .sslContext(
-                  GrpcSslContexts.forClient()
-                      .trustManager(
-                          new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)))
-                      .build())
-              .build();
+      Files.writeString(ca, app.certificatePem().orElseThrow());
+      channel = PickerChannels.trusting(app);
       Await.until("the picker is ready", app::ready);
 
       EnvoyReplay routed = EnvoyReplay.open(channel);

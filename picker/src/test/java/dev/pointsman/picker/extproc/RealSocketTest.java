@@ -9,14 +9,12 @@ import dev.pointsman.extproc.testing.EnvoyReplay;
 import dev.pointsman.extproc.testing.Replies;
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.config.PickerConfig;
+import dev.pointsman.picker.testing.PickerChannels;
 import dev.pointsman.testing.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
-import io.grpc.netty.GrpcSslContexts;
-import io.grpc.netty.NettyChannelBuilder;
-import java.io.ByteArrayInputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -63,14 +61,7 @@ class RealSocketTest {
         """
             .formatted(port(0), port(1));
     app = new PickerApp(PickerConfig.parse(yaml), null).start();
-    String pem = app.certificatePem().orElseThrow();
-    channel =
-        NettyChannelBuilder.forAddress("localhost", app.grpcPort())
-            .sslContext(
-                GrpcSslContexts.forClient()
-                    .trustManager(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)))
-                    .build())
-            .build();
+    channel = PickerChannels.trusting(app);
     Await.until("the picker is ready", app::ready);
   }
 

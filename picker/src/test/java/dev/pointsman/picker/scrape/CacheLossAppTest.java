@@ -8,16 +8,13 @@ import dev.pointsman.extproc.testing.EnvoyReplay;
 import dev.pointsman.extproc.testing.Replies;
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.config.PickerConfig;
+import dev.pointsman.picker.testing.PickerChannels;
 import dev.pointsman.testing.Await;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.GrpcSslContexts;
-import io.grpc.netty.NettyChannelBuilder;
-import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -71,14 +68,7 @@ class CacheLossAppTest {
         """
             .formatted(a.address(), b.address());
     app = new PickerApp(PickerConfig.parse(yaml), null).start();
-    String pem = app.certificatePem().orElseThrow();
-    channel =
-        NettyChannelBuilder.forAddress("localhost", app.grpcPort())
-            .sslContext(
-                GrpcSslContexts.forClient()
-                    .trustManager(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)))
-                    .build())
-            .build();
+    channel = PickerChannels.trusting(app);
     Await.until("the picker is ready", app::ready);
   }
 
