@@ -361,11 +361,7 @@ class AlertRulesTest {
       routed.halfClose();
       assertThat(routed.awaitEnd()).isTrue();
 
-      EnvoyReplay refused = EnvoyReplay.open(channel);
-      refused.requestHeaders("POST", "/v1/chat/completions", false);
-      refused.requestBody(Replies.chat("no-such-model", "hello", false), true);
-      refused.next();
-      refused.cancel();
+      refused(channel, "no-such-model");
 
       Await.until(
           "a refusal and a failed scrape are counted",
@@ -430,11 +426,7 @@ class AlertRulesTest {
     ManagedChannel channel =
         NettyChannelBuilder.forAddress("127.0.0.1", fleet.grpcPort()).usePlaintext().build();
     try {
-      EnvoyReplay refused = EnvoyReplay.open(channel);
-      refused.requestHeaders("POST", "/v1/chat/completions", false);
-      refused.requestBody(Replies.chat("llama", "hello", false), true);
-      refused.next();
-      refused.cancel();
+      refused(channel, "llama");
       Await.until(
           "the refusal and an import failure are counted",
           () -> {
@@ -448,6 +440,15 @@ class AlertRulesTest {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       fleet.close();
     }
+  }
+
+  /** Sends a chat request for {@code model} that {@code channel}'s server answers itself. */
+  private static void refused(ManagedChannel channel, String model) {
+    EnvoyReplay refused = EnvoyReplay.open(channel);
+    refused.requestHeaders("POST", "/v1/chat/completions", false);
+    refused.requestBody(Replies.chat(model, "hello", false), true);
+    refused.next();
+    refused.cancel();
   }
 
   /** A picker that scrapes its model servers over HTTPS with a CA file: its reload counters. */

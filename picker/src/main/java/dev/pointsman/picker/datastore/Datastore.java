@@ -98,19 +98,14 @@ public final class Datastore implements ScrapeListener {
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(report, "report");
     long now = nanoTime.getAsLong();
-    String[] lost = new String[1];
-    Health applied =
-        health.computeIfPresent(
-            address,
-            (a, h) -> {
-              lost[0] = cacheLoss(h, report);
-              return h.success(metrics, now, report);
-            });
-    if (applied != null) {
+    // an endpoint's scrapes arrive one at a time: what it said last is still there to compare
+    Health before = health.get(address);
+    if (health.computeIfPresent(address, (a, h) -> h.success(metrics, now, report)) != null) {
       bump(address);
       tracker.onScrape(address);
-      if (lost[0] != null) {
-        cacheLossListeners.forEach(l -> l.cacheLost(address, lost[0]));
+      String lost = before == null ? null : cacheLoss(before, report);
+      if (lost != null) {
+        cacheLossListeners.forEach(l -> l.cacheLost(address, lost));
       }
     }
   }
@@ -124,9 +119,7 @@ public final class Datastore implements ScrapeListener {
     if (report.restarted()) {
       return "restart";
     }
-    if (before.succeeded()
-        && "sleeping".equals(before.report().notServing())
-        && report.notServing() == null) {
+    if (before.succeeded() && before.report().sleeping() && report.notServing() == null) {
       return "wake";
     }
     return null;

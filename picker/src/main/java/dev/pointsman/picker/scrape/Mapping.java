@@ -29,14 +29,9 @@ public record Mapping(
     missing = Set.copyOf(missing);
   }
 
-  public Mapping(
-      EndpointMetrics metrics, Set<Signal> missing, boolean recognised, String notServing) {
-    this(metrics, missing, recognised, notServing, false);
-  }
-
   /** A serving endpoint's mapping; recognised when {@code samples} (already filtered) has any. */
   static Mapping of(List<Sample> samples, EndpointMetrics metrics, Set<Signal> missing) {
-    return new Mapping(metrics, missing, !samples.isEmpty(), null);
+    return new Mapping(metrics, missing, !samples.isEmpty(), null, false);
   }
 
   /**

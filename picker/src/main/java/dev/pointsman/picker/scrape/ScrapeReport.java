@@ -22,6 +22,9 @@ public record ScrapeReport(
   /** Nothing missing, serving, listing unknown. */
   public static final ScrapeReport NONE = new ScrapeReport(Set.of(), null, "unknown");
 
+  /** The {@link #notServing} reason of an engine in sleep mode. */
+  public static final String SLEEPING = "sleeping";
+
   /** A report of an engine that did not restart. */
   public ScrapeReport(Set<Signal> missing, String notServing, String listing) {
     this(missing, notServing, listing, false);
@@ -33,5 +36,10 @@ public record ScrapeReport(
       throw new IllegalArgumentException(
           "listing: '" + listing + "' (expected ok, no_lineage or unknown)");
     }
+  }
+
+  /** Whether the engine answered but sleeps. */
+  public boolean sleeping() {
+    return SLEEPING.equals(notServing);
   }
 }

@@ -85,7 +85,7 @@ final class VllmMapper implements MetricsMapper {
       missing.add(Signal.PREFIX_CACHE);
     }
     Mapping mapping = Mapping.of(samples, metrics, missing).restarted(prefixRate.reset());
-    return sleeping(samples) ? mapping.notServing("sleeping") : mapping;
+    return sleeping(samples) ? mapping.notServing(ScrapeReport.SLEEPING) : mapping;
   }
 
   /** The hit rate from the newest counters the page has, else V0's gauge; NaN when unknown. */

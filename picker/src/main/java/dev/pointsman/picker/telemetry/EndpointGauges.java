@@ -69,9 +69,7 @@ public final class EndpointGauges {
     }
     out.add(
         Gauge.builder(
-                "pointsman.endpoint.sleeping",
-                store,
-                s -> "sleeping".equals(s.report(address).notServing()) ? 1 : 0)
+                "pointsman.endpoint.sleeping", store, s -> s.report(address).sleeping() ? 1 : 0)
             .description("1 while the endpoint's engine answers but sleeps (not routed)")
             .tag("pool", pool)
             .tag("endpoint", address)
