@@ -52,6 +52,7 @@ import dev.pointsman.picker.telemetry.FlowMetrics;
 import dev.pointsman.picker.telemetry.KvEventsMetrics;
 import dev.pointsman.picker.telemetry.PickerMetrics;
 import dev.pointsman.picker.telemetry.PoolGauges;
+import dev.pointsman.picker.telemetry.PrefixIndexMeters;
 import dev.pointsman.picker.telemetry.ReplicationMeters;
 import dev.pointsman.picker.telemetry.ScrapeMetrics;
 import dev.pointsman.picker.telemetry.ShadowMeters;
@@ -101,7 +102,7 @@ public final class PickerApp implements AutoCloseable {
   private final PickerConfig config;
   private final Metrics metrics;
   private final InFlightTracker inFlight = new InFlightTracker();
-  private final PrefixIndex prefixIndex = new PrefixIndex(PREFIX_BLOCKS_PER_ENDPOINT);
+  private final PrefixIndex prefixIndex;
   private final LatencyModel latencyModel = new LatencyModel();
   private final Datastore datastore;
   private final ScheduledExecutorService scrapeExecutor;
@@ -142,6 +143,12 @@ public final class PickerApp implements AutoCloseable {
     this.config = config;
     this.source = source;
     this.metrics = Metrics.create("pointsman-picker");
+    this.prefixIndex =
+        new PrefixIndex(
+            PREFIX_BLOCKS_PER_ENDPOINT,
+            PrefixIndex.Forgetting.TAIL_FIRST,
+            config.prefixIndex().maxBlocks(Runtime.getRuntime().maxMemory()));
+    PrefixIndexMeters.register(metrics.registry(), prefixIndex);
     this.datastore = new Datastore(config.scrape().datastore(), inFlight, System::nanoTime);
     this.scrapeExecutor = Executors.newScheduledThreadPool(1, daemon("pointsman-scrape"));
     ScrapeTls tls = config.scrape().tls();

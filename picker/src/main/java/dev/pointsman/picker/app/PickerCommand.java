@@ -284,7 +284,8 @@ public final class PickerCommand implements Callable<Integer> {
         c.flowControl(),
         c.recording(),
         c.shadow(),
-        c.summary());
+        c.summary(),
+        c.prefixIndex());
   }
 
   /** The pools with their endpoints on consecutive ports from {@code base}, in file order. */

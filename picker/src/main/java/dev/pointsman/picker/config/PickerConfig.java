@@ -36,6 +36,7 @@ import java.util.Set;
  * @param recording the traffic recorder (off by default)
  * @param shadow shadow mode (off by default)
  * @param summary the cluster summary for the fleet tier (off by default)
+ * @param prefixIndex the approximate prefix index's total bound (by default from the heap)
  */
 public record PickerConfig(
     GrpcSection grpc,
@@ -53,7 +54,8 @@ public record PickerConfig(
     FlowControlSection flowControl,
     RecordingSection recording,
     ShadowSection shadow,
-    SummarySection summary) {
+    SummarySection summary,
+    PrefixIndexSection prefixIndex) {
 
   public PickerConfig {
     grpc = grpc == null ? GrpcSection.DEFAULTS : grpc;
@@ -70,6 +72,7 @@ public record PickerConfig(
     recording = recording == null ? RecordingSection.DEFAULTS : recording;
     shadow = shadow == null ? ShadowSection.DEFAULTS : shadow;
     summary = summary == null ? SummarySection.DEFAULTS : summary;
+    prefixIndex = prefixIndex == null ? PrefixIndexSection.DEFAULTS : prefixIndex;
     pools = pools == null ? List.of() : List.copyOf(pools);
     Set<String> names = new HashSet<>();
     for (int i = 0; i < pools.size(); i++) {
@@ -118,6 +121,7 @@ public record PickerConfig(
         protocol,
         shutdown,
         replication,
+        null,
         null,
         null,
         null,

@@ -9,6 +9,7 @@ import dev.pointsman.extproc.testing.EnvoyReplay;
 import dev.pointsman.extproc.testing.Replies;
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.config.PickerConfig;
+import dev.pointsman.picker.config.PrefixIndexSection;
 import dev.pointsman.picker.testing.PickerChannels;
 import dev.pointsman.testing.Await;
 import io.grpc.ManagedChannel;
@@ -130,7 +131,13 @@ class RealSocketTest {
         .contains("inference_pool_ready_pods{app=\"pointsman-picker\",name=\"gpu-a\"} 2.0")
         // the learned models' errors are exported (NaN until a streamed response taught them)
         .contains("pointsman_latency_model_mape{app=\"pointsman-picker\"}")
-        .contains("pointsman_tpot_model_mape{app=\"pointsman-picker\"}");
+        .contains("pointsman_tpot_model_mape{app=\"pointsman-picker\"}")
+        // the prefix index's size against its total bound, by default from this JVM's heap
+        .contains("pointsman_prefix_index_blocks{app=\"pointsman-picker\"}")
+        .contains("pointsman_prefix_index_wanted_blocks{app=\"pointsman-picker\"}");
+    assertThat(sample(metrics, "pointsman_prefix_index_max_blocks{app=\"pointsman-picker\"}"))
+        .isEqualTo(
+            (double) PrefixIndexSection.DEFAULTS.maxBlocks(Runtime.getRuntime().maxMemory()));
     JsonNode decisions = new ObjectMapper().readTree(get(http, "/debug/decisions"));
     assertThat(decisions.get(0).path("requestId").asText()).isEqualTo("abc-1");
     assertThat(decisions.get(0).path("candidates")).hasSize(2);
@@ -242,5 +249,15 @@ class RealSocketTest {
             HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).isEqualTo(200);
     return r.body();
+  }
+
+  /** The value of the sample named {@code series} (name and labels) in a Prometheus exposition. */
+  private static double sample(String exposition, String series) {
+    return exposition
+        .lines()
+        .filter(l -> l.startsWith(series + " "))
+        .mapToDouble(l -> Double.parseDouble(l.substring(series.length() + 1).trim()))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no sample " + series + " in\n" + exposition));
   }
 }

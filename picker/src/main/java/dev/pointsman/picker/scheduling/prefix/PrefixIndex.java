@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToIntFunction;
@@ -16,10 +17,30 @@ import java.util.function.ToIntFunction;
  * the blocks of the prompts the picker sent it, most recent kept, bounded per endpoint (LRU). Block
  * keys are kept unboxed.
  *
+ * <p>Bounded in all, too ({@code maxBlocks}): when the endpoints' own bounds add up to more, each
+ * keeps the same share of its own bound, its most recent blocks. A remembered block costs 60–120
+ * bytes of heap (docs/picker.md, "Memory"), so a thousand endpoints at their full bound would need
+ * gigabytes; the total bound keeps the index inside the heap it was given.
+ *
  * <p>Thread-safe: a lookup locks one stripe of {@link BlockHolders} per block, briefly; recording a
- * pick locks the chosen endpoint's LRU, and a stripe per block it adds or evicts.
+ * pick locks the chosen endpoint's LRU, and a stripe per block it adds or evicts. An endpoint that
+ * comes or goes, or whose own bound changes, takes the index's lock to share out the total (lock
+ * order: the index, then an endpoint's LRU, then a stripe).
  */
 public final class PrefixIndex {
+  /** No bound on the blocks remembered in all. */
+  public static final long UNBOUNDED = Long.MAX_VALUE;
+
+  /** Told when the total bound starts or stops cutting the endpoints' own bounds. */
+  @FunctionalInterface
+  public interface BudgetListener {
+    /**
+     * @param binding whether the endpoints now keep less than their own bounds
+     * @param wanted the blocks their own bounds add up to
+     * @param maxBlocks the total bound
+     */
+    void changed(boolean binding, long wanted, long maxBlocks);
+  }
 
   /** Which of a recorded prompt's blocks is forgotten first when an endpoint's bound is reached. */
   public enum Forgetting {
@@ -39,8 +60,17 @@ public final class PrefixIndex {
 
   private final int capacityPerEndpoint;
   private final Forgetting forgetting;
+  private final long maxBlocks;
   private final BlockHolders holders = new BlockHolders();
   private final ConcurrentHashMap<String, Lru> byEndpoint = new ConcurrentHashMap<>();
+
+  /** The endpoints' own bounds added up; guarded by this. */
+  private long wanted;
+
+  /** Whether {@link #wanted} is over {@link #maxBlocks}; guarded by this. */
+  private boolean binding;
+
+  private volatile BudgetListener budgetListener = (b, w, m) -> {};
 
   /**
    * @param capacityPerEndpoint blocks remembered per endpoint; a prompt's tail is forgotten first
@@ -54,12 +84,30 @@ public final class PrefixIndex {
    * @param forgetting which of a prompt's blocks goes first
    */
   public PrefixIndex(int capacityPerEndpoint, Forgetting forgetting) {
+    this(capacityPerEndpoint, forgetting, UNBOUNDED);
+  }
+
+  /**
+   * @param capacityPerEndpoint blocks remembered per endpoint
+   * @param forgetting which of a prompt's blocks goes first
+   * @param maxBlocks blocks remembered in all, or {@link #UNBOUNDED}
+   */
+  public PrefixIndex(int capacityPerEndpoint, Forgetting forgetting, long maxBlocks) {
     if (capacityPerEndpoint < 1) {
       throw new IllegalArgumentException(
           "capacityPerEndpoint: " + capacityPerEndpoint + " (expected >= 1)");
     }
+    if (maxBlocks < 1) {
+      throw new IllegalArgumentException("maxBlocks: " + maxBlocks + " (expected >= 1)");
+    }
     this.capacityPerEndpoint = capacityPerEndpoint;
     this.forgetting = forgetting;
+    this.maxBlocks = maxBlocks;
+  }
+
+  /** Called, under the index's lock, each time the total bound starts or stops binding. */
+  public void budgetListener(BudgetListener listener) {
+    this.budgetListener = Objects.requireNonNull(listener, "listener");
   }
 
   /**
@@ -103,21 +151,45 @@ public final class PrefixIndex {
     if (blocks.length == 0) {
       return;
     }
-    Lru lru = byEndpoint.computeIfAbsent(address, a -> new Lru(a, capacityPerEndpoint));
-    synchronized (lru) {
-      if (lastFirst) {
-        for (int b = blocks.length - 1; b >= 0; b--) {
-          touch(lru, blocks[b]);
+    while (true) {
+      Lru lru = lruOf(address);
+      synchronized (lru) {
+        if (lru.gone) {
+          continue; // forgotten since it was looked up: record into the endpoint's new one
         }
-      } else {
-        for (long block : blocks) {
-          touch(lru, block);
+        if (lastFirst) {
+          for (int b = blocks.length - 1; b >= 0; b--) {
+            touch(lru, blocks[b]);
+          }
+        } else {
+          for (long block : blocks) {
+            touch(lru, block);
+          }
         }
+        long last = blocks[blocks.length - 1];
+        if (markEnd && lru.blocks.contains(last)) {
+          lru.ends.add(last); // held unless the prompt is longer than the bound
+        }
+        return;
       }
-      long last = blocks[blocks.length - 1];
-      if (markEnd && lru.blocks.contains(last)) {
-        lru.ends.add(last); // held unless the prompt is longer than the bound
+    }
+  }
+
+  /** {@code address}'s LRU, made at the index's own bound per endpoint if it has none. */
+  private Lru lruOf(String address) {
+    Lru lru = byEndpoint.get(address);
+    if (lru != null) {
+      return lru;
+    }
+    synchronized (this) {
+      lru = byEndpoint.get(address);
+      if (lru == null) {
+        lru = new Lru(address, capacityPerEndpoint);
+        byEndpoint.put(address, lru);
+        wanted += lru.wanted;
+        share();
       }
+      return lru;
     }
   }
 
@@ -217,14 +289,41 @@ public final class PrefixIndex {
   public void limit(String address, int blocks) {
     int bound = Math.max(1, Math.min(capacityPerEndpoint, blocks));
     Lru lru = byEndpoint.get(address);
-    if (lru == null || lru.capacity == bound) {
+    if (lru == null || lru.wanted == bound) {
       return;
     }
-    synchronized (lru) {
-      lru.capacity = bound;
-      while (lru.blocks.size() > bound) {
-        forget(lru, lru.blocks.removeFirstLong());
+    synchronized (this) {
+      if (byEndpoint.get(address) != lru || lru.wanted == bound) {
+        return;
       }
+      wanted += bound - lru.wanted;
+      lru.wanted = bound;
+      share();
+    }
+  }
+
+  /**
+   * Gives every endpoint its share of {@link #maxBlocks}: its own bound while they add up to no
+   * more, else the same fraction of each one's (at least a block), forgetting its oldest blocks at
+   * once where that is less than it holds. Called with the index's lock held.
+   */
+  private void share() {
+    double fraction = wanted <= maxBlocks ? 1 : (double) maxBlocks / wanted;
+    for (Lru lru : byEndpoint.values()) {
+      int capacity = fraction == 1 ? lru.wanted : Math.max(1, (int) (lru.wanted * fraction));
+      if (capacity != lru.capacity) {
+        synchronized (lru) {
+          lru.capacity = capacity;
+          while (lru.blocks.size() > capacity) {
+            forget(lru, lru.blocks.removeFirstLong());
+          }
+        }
+      }
+    }
+    boolean nowBinding = fraction < 1;
+    if (nowBinding != binding) {
+      binding = nowBinding;
+      budgetListener.changed(nowBinding, wanted, maxBlocks);
     }
   }
 
@@ -240,13 +339,20 @@ public final class PrefixIndex {
 
   /** Forgets every block remembered for {@code address} (its engine's cache was emptied). */
   public void forget(String address) {
-    Lru lru = byEndpoint.remove(address);
-    if (lru != null) {
-      synchronized (lru) {
-        LongIterator it = lru.blocks.iterator();
-        while (it.hasNext()) {
-          holders.remove(it.nextLong(), address);
-        }
+    Lru lru;
+    synchronized (this) {
+      lru = byEndpoint.remove(address);
+      if (lru == null) {
+        return;
+      }
+      wanted -= lru.wanted;
+      share();
+    }
+    synchronized (lru) {
+      lru.gone = true;
+      LongIterator it = lru.blocks.iterator();
+      while (it.hasNext()) {
+        holders.remove(it.nextLong(), address);
       }
     }
   }
@@ -282,6 +388,27 @@ public final class PrefixIndex {
     return holders.size();
   }
 
+  /** Blocks remembered in all, one per endpoint that holds a block. */
+  public long blocks() {
+    long n = 0;
+    for (Lru lru : byEndpoint.values()) {
+      synchronized (lru) {
+        n += lru.blocks.size();
+      }
+    }
+    return n;
+  }
+
+  /** The endpoints' own bounds added up: what the index would hold at most without its total. */
+  public synchronized long wantedBlocks() {
+    return wanted;
+  }
+
+  /** The total bound, or {@link #UNBOUNDED}. */
+  public long maxBlocks() {
+    return maxBlocks;
+  }
+
   /**
    * One endpoint's blocks, least recently used first; guarded by itself. {@code self} is the
    * endpoint's holder array in {@link BlockHolders}.
@@ -293,10 +420,19 @@ public final class PrefixIndex {
     final LongOpenHashSet ends = new LongOpenHashSet();
 
     final String[] self;
-    volatile int capacity;
+
+    /** Its own bound: the index's per endpoint, or what its KV cache holds; set under the index. */
+    volatile int wanted;
+
+    /** What it keeps: {@link #wanted}, or its share of the total bound; set under both locks. */
+    int capacity;
+
+    /** Forgotten and out of the index: nothing is recorded into it any more. */
+    boolean gone;
 
     Lru(String address, int capacity) {
       this.self = BlockHolders.self(address);
+      this.wanted = capacity;
       this.capacity = capacity;
     }
   }

@@ -265,51 +265,133 @@ class PrefixIndexTest {
   }
 
   @Test
-  void rejectsZeroCapacity() {
-    assertThatThrownBy(() -> new PrefixIndex(0))
-        .hasMessage("capacityPerEndpoint: 0 (expected >= 1)");
+  void aTotalBoundGivesEveryEndpointTheSameShareOfItsOwn() {
+    PrefixIndex index = new PrefixIndex(100, PrefixIndex.Forgetting.TAIL_FIRST, 150);
+    List<String> changes = new ArrayList<>();
+    index.budgetListener((binding, wanted, max) -> changes.add(binding + " " + wanted + "/" + max));
+    index.record(A, blocks(0, 100));
+    assertThat(index.size(A)).as("100 of 150: its own bound").isEqualTo(100);
+
+    index.record(B, blocks(1_000, 1_100)); // 200 wanted, 150 in all: three quarters each
+    assertThat(index.size(A)).isEqualTo(75);
+    assertThat(index.size(B)).isEqualTo(75);
+    assertThat(index.blocks()).isEqualTo(150);
+    assertThat(index.wantedBlocks()).isEqualTo(200);
+    assertThat(index.match(blocks(0, 100), List.of(A)))
+        .as("what A keeps is its most recent: the prompt's head, its tail forgotten first")
+        .containsExactly(75);
+    assertThat(index.distinctBlocks()).isEqualTo(150);
+
+    index.limit(B, 20); // B's KV cache holds 20 blocks: 120 wanted, within the bound again
+    assertThat(index.size(B)).isEqualTo(20);
+    index.record(A, blocks(0, 100));
+    assertThat(index.size(A)).as("back to its own bound").isEqualTo(100);
+
+    index.limit(B, 100);
+    index.record(C, blocks(2_000, 2_100)); // 300 wanted: half of each one's own
+    assertThat(index.size(A)).isEqualTo(50);
+    assertThat(index.size(B)).isEqualTo(20);
+    assertThat(index.size(C)).isEqualTo(50);
+    index.record(B, blocks(3_000, 3_100));
+    assertThat(index.size(B)).isEqualTo(50);
+    assertThat(index.blocks()).isEqualTo(150);
+
+    index.forget(C); // 200 wanted
+    index.record(A, blocks(0, 100));
+    assertThat(index.size(A)).isEqualTo(75);
+    index.retain(List.of(A)); // 100 wanted
+    index.record(A, blocks(0, 100));
+    assertThat(index.size(A)).isEqualTo(100);
+    assertThat(index.distinctBlocks()).isEqualTo(100);
+
+    assertThat(changes)
+        .as("told each time the bound starts or stops binding, and only then")
+        .containsExactly("true 200/150", "false 120/150", "true 200/150", "false 100/150");
   }
 
   @Test
-  void concurrentRecordAndMatchKeepBounds() throws Exception {
-    int capacity = 64;
-    PrefixIndex index = new PrefixIndex(capacity);
+  void withoutATotalBoundEveryEndpointKeepsItsOwn() {
+    PrefixIndex index = new PrefixIndex(100);
+    for (int e = 0; e < 50; e++) {
+      index.record("10.0.2." + e + ":8000", blocks(e * 1_000L, e * 1_000L + 100));
+    }
+    assertThat(index.blocks()).isEqualTo(5_000);
+    assertThat(index.wantedBlocks()).isEqualTo(5_000);
+    assertThat(index.maxBlocks()).isEqualTo(PrefixIndex.UNBOUNDED);
+  }
+
+  @Test
+  void rejectsANonPositiveTotalBound() {
+    assertThatThrownBy(() -> new PrefixIndex(10, PrefixIndex.Forgetting.TAIL_FIRST, 0))
+        .hasMessage("maxBlocks: 0 (expected >= 1)");
+  }
+
+  @Test
+  void concurrentRecordsLimitsAndForgettingKeepTheTotalBoundAndNoStaleHolder() throws Exception {
+    int maxBlocks = 200;
+    PrefixIndex index = new PrefixIndex(64, PrefixIndex.Forgetting.TAIL_FIRST, maxBlocks);
+    List<String> endpoints = endpoints("10.0.3.");
+    inSixThreads(
+        100,
+        r -> {
+          String e = endpoints.get(r.nextInt(endpoints.size()));
+          long from = r.nextInt(300);
+          long[] b = blocks(from, from + 1 + r.nextInt(40));
+          switch (r.nextInt(20)) {
+            case 0 -> index.forget(e);
+            case 1, 2 -> index.limit(e, 8 + r.nextInt(80));
+            case 3, 4, 5, 6, 7 -> matchInRange(index, b, endpoints);
+            default -> index.record(e, b);
+          }
+        });
+
+    assertThat(index.blocks()).isLessThanOrEqualTo(maxBlocks);
+    java.util.Set<Long> remembered = new java.util.HashSet<>();
+    for (var entry : index.export().entrySet()) {
+      assertThat(entry.getValue().length).isLessThanOrEqualTo(64);
+      for (long block : entry.getValue()) {
+        remembered.add(block);
+        assertThat(index.match(new long[] {block}, List.of(entry.getKey())))
+            .as("a remembered block has its holder")
+            .containsExactly(1);
+      }
+    }
+    assertThat(index.distinctBlocks())
+        .as("no block is held for an endpoint that no longer remembers it")
+        .isEqualTo(remembered.size());
+  }
+
+  private static List<String> endpoints(String prefix) {
     List<String> endpoints = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
-      endpoints.add("10.0.1." + i + ":8000");
+      endpoints.add(prefix + i + ":8000");
     }
+    return endpoints;
+  }
+
+  private static void matchInRange(PrefixIndex index, long[] blocks, List<String> endpoints) {
+    for (int m : index.match(blocks, endpoints)) {
+      if (m < 0 || m > blocks.length) {
+        throw new AssertionError("match out of range: " + m);
+      }
+    }
+  }
+
+  /** Six threads started together, each doing 5,000 steps with its own seeded random. */
+  private static void inSixThreads(
+      long seedBase, java.util.function.Consumer<SplittableRandom> step) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(6);
     CountDownLatch start = new CountDownLatch(1);
     try {
       List<Future<?>> futures = new ArrayList<>();
       for (int t = 0; t < 6; t++) {
-        long seed = t;
+        SplittableRandom r = new SplittableRandom(seedBase + t);
         futures.add(
             pool.submit(
                 () -> {
-                  SplittableRandom r = new SplittableRandom(seed);
                   start.await();
                   for (int i = 0; i < 5_000; i++) {
-                    long from = r.nextInt(200);
-                    long[] b = blocks(from, from + 1 + r.nextInt(40));
-                    if (r.nextBoolean()) {
-                      index.record(endpoints.get(r.nextInt(endpoints.size())), b);
-                    } else {
-                      int[] m = index.match(b, endpoints);
-                      for (int x : m) {
-                        if (x < 0 || x > b.length) {
-                          throw new AssertionError("match out of range: " + x);
-                        }
-                      }
-                    }
-                    if (r.nextInt(500) == 0) {
-                      index.retain(endpoints);
-                    }
-                    for (String e : endpoints) {
-                      if (index.size(e) > capacity) {
-                        throw new AssertionError(e + " holds " + index.size(e));
-                      }
-                    }
+                    step.accept(r);
                   }
                   return null;
                 }));
@@ -321,6 +403,38 @@ class PrefixIndexTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  @Test
+  void rejectsZeroCapacity() {
+    assertThatThrownBy(() -> new PrefixIndex(0))
+        .hasMessage("capacityPerEndpoint: 0 (expected >= 1)");
+  }
+
+  @Test
+  void concurrentRecordAndMatchKeepBounds() throws Exception {
+    int capacity = 64;
+    PrefixIndex index = new PrefixIndex(capacity);
+    List<String> endpoints = endpoints("10.0.1.");
+    inSixThreads(
+        0,
+        r -> {
+          long from = r.nextInt(200);
+          long[] b = blocks(from, from + 1 + r.nextInt(40));
+          if (r.nextBoolean()) {
+            index.record(endpoints.get(r.nextInt(endpoints.size())), b);
+          } else {
+            matchInRange(index, b, endpoints);
+          }
+          if (r.nextInt(500) == 0) {
+            index.retain(endpoints);
+          }
+          for (String e : endpoints) {
+            if (index.size(e) > capacity) {
+              throw new AssertionError(e + " holds " + index.size(e));
+            }
+          }
+        });
 
     int total = 0;
     for (String e : endpoints) {

@@ -1,0 +1,42 @@
+package dev.pointsman.picker.config;
+
+/**
+ * The approximate prefix index's total bound: how many prompt blocks it remembers across every
+ * endpoint. Each endpoint's own bound is what its KV cache holds (at most 31,250 blocks, about 500k
+ * tokens); when those add up to more, every endpoint keeps the same share of its own, its most
+ * recent blocks (docs/picker.md, "Memory").
+ *
+ * @param maxBlocks blocks remembered in all; absent: {@link #HEAP_SHARE} of the JVM's maximum heap
+ *     at {@link #BYTES_PER_BLOCK} a block
+ */
+public record PrefixIndexSection(Long maxBlocks) {
+  public static final PrefixIndexSection DEFAULTS = new PrefixIndexSection(null);
+
+  /** The share of the heap the default bound gives the index. */
+  public static final double HEAP_SHARE = 0.4;
+
+  /**
+   * What a remembered block costs at most, rounded up: 59–118 bytes measured from 16 to 1,024
+   * endpoints, the most with G1 on a heap under 2 GiB, whose 1 MiB regions hold a hash table of 512
+   * KiB or more alone (docs/picker.md, "Memory").
+   */
+  public static final int BYTES_PER_BLOCK = 120;
+
+  /** The least a bound may be: a few endpoints' worth of short prompts. */
+  public static final long MIN_BLOCKS = 1_000;
+
+  public PrefixIndexSection {
+    if (maxBlocks != null && maxBlocks < MIN_BLOCKS) {
+      throw new IllegalArgumentException(
+          "maxBlocks: " + maxBlocks + " (expected >= " + MIN_BLOCKS + ")");
+    }
+  }
+
+  /** The bound in force in a JVM whose maximum heap is {@code maxHeapBytes}. */
+  public long maxBlocks(long maxHeapBytes) {
+    if (maxBlocks != null) {
+      return maxBlocks;
+    }
+    return Math.max(MIN_BLOCKS, (long) (maxHeapBytes * HEAP_SHARE / BYTES_PER_BLOCK));
+  }
+}
