@@ -338,15 +338,12 @@ public final class PrefixIndex {
   }
 
   /** Forgets every block remembered for {@code address} (its engine's cache was emptied). */
-  public void forget(String address) {
-    Lru lru;
-    synchronized (this) {
-      lru = byEndpoint.remove(address);
-      if (lru == null) {
-        return;
-      }
-      wanted -= lru.wanted;
-      share();
+  public synchronized void forget(String address) {
+    // under the index's lock throughout: no new LRU for the address can record a block (lruOf)
+    // until this one's holders are gone, so none of its blocks loses its holder here
+    Lru lru = byEndpoint.remove(address);
+    if (lru == null) {
+      return;
     }
     synchronized (lru) {
       lru.gone = true;
@@ -355,6 +352,8 @@ public final class PrefixIndex {
         holders.remove(it.nextLong(), address);
       }
     }
+    wanted -= lru.wanted;
+    share();
   }
 
   /** Blocks remembered for {@code address}. */
