@@ -11,6 +11,7 @@ import dev.pointsman.picker.config.SummarySection;
 import dev.pointsman.picker.datastore.Datastore;
 import dev.pointsman.picker.datastore.PoolDefinition;
 import dev.pointsman.picker.extproc.ExtProcService;
+import dev.pointsman.picker.flowcontrol.QueuedBytes;
 import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.kvevents.EnginePrefix;
 import dev.pointsman.picker.kvevents.HfPromptTokenizer;
@@ -232,7 +233,9 @@ public final class PickerApp implements AutoCloseable {
               flowExecutor,
               System::nanoTime,
               flowMetrics,
-              budgets);
+              budgets,
+              new QueuedBytes(
+                  config.flowControl().queuedBytesTotal(Runtime.getRuntime().maxMemory())));
       scrapeTap.after(gate::poke);
       // TTLs and deadlines run out between scrapes too
       flowExecutor.scheduleWithFixedDelay(

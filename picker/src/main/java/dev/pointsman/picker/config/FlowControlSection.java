@@ -29,6 +29,9 @@ import java.util.regex.Pattern;
  * @param tenantShareLoad from this pool load (the least loaded endpoint's queue as a share of the
  *     queue threshold) up, a tenant with more requests in flight than an equal share waits while
  *     the others go, before the pool saturates; absent: off
+ * @param maxQueuedBytesTotal request-body bytes that may wait at once in every group's queue
+ *     together, the memory held bodies may take (default {@link #HEAP_SHARE_TOTAL} of the JVM's
+ *     maximum heap)
  */
 public record FlowControlSection(
     Boolean enabled,
@@ -39,12 +42,16 @@ public record FlowControlSection(
     String deadlineHeader,
     List<BudgetEntry> budgets,
     Double sheddableHeadroom,
-    Double tenantShareLoad) {
+    Double tenantShareLoad,
+    Long maxQueuedBytesTotal) {
   // before DEFAULTS: its constructor reads it
   private static final Pattern HEADER = Pattern.compile("[a-z0-9][a-z0-9!#$%&'*+.^_`|~-]*");
 
   public static final FlowControlSection DEFAULTS =
-      new FlowControlSection(null, null, null, null, null, null, null, null, null);
+      new FlowControlSection(null, null, null, null, null, null, null, null, null, null);
+
+  /** The share of the heap waiting bodies may take in all, unless {@code maxQueuedBytesTotal}. */
+  public static final double HEAP_SHARE_TOTAL = 0.25;
 
   public FlowControlSection {
     enabled = enabled != null && enabled;
@@ -62,6 +69,10 @@ public record FlowControlSection(
     }
     if (maxQueuedBytes < 1) {
       throw new IllegalArgumentException("maxQueuedBytes: " + maxQueuedBytes + " (expected >= 1)");
+    }
+    if (maxQueuedBytesTotal != null && maxQueuedBytesTotal < 1) {
+      throw new IllegalArgumentException(
+          "maxQueuedBytesTotal: " + maxQueuedBytesTotal + " (expected >= 1)");
     }
     if (ttlMillis < 1 || ttlMillis > 3_600_000) {
       throw new IllegalArgumentException("ttlMillis: " + ttlMillis + " (expected 1..3600000)");
@@ -127,6 +138,14 @@ public record FlowControlSection(
   public static TokenBudgets tokenBudgets(
       List<BudgetEntry> entries, java.util.function.LongSupplier nanos) {
     return new TokenBudgets(budgetList(entries), nanos);
+  }
+
+  /** The bound on waiting bodies in all, in a JVM whose maximum heap is {@code maxHeapBytes}. */
+  public long queuedBytesTotal(long maxHeapBytes) {
+    if (maxQueuedBytesTotal != null) {
+      return maxQueuedBytesTotal;
+    }
+    return Math.max(1, (long) (maxHeapBytes * HEAP_SHARE_TOTAL));
   }
 
   /** The queue's bounds. */

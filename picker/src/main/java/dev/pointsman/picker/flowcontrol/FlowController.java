@@ -46,15 +46,26 @@ public final class FlowController<T> {
 
   private final FlowLimits limits;
   private final FlowListener listener;
-  private final FlowQueue<T> queue = new FlowQueue<>();
+  private final QueuedBytes total;
+  private final FlowQueue<T> queue;
   private final Map<String, Integer> inFlight = new HashMap<>();
   private int totalInFlight;
   private long seq;
   private long lastSweep = Long.MIN_VALUE;
 
   public FlowController(FlowLimits limits, FlowListener listener) {
+    this(limits, listener, QueuedBytes.unbounded());
+  }
+
+  /**
+   * @param total the body bytes waiting here and in the other controllers that share it, against a
+   *     bound for them all; they must be driven under one lock
+   */
+  public FlowController(FlowLimits limits, FlowListener listener, QueuedBytes total) {
     this.limits = Objects.requireNonNull(limits, "limits");
     this.listener = Objects.requireNonNull(listener, "listener");
+    this.total = Objects.requireNonNull(total, "total");
+    this.queue = new FlowQueue<>(total);
   }
 
   /** Waiting requests. */
@@ -238,7 +249,8 @@ public final class FlowController<T> {
 
   private boolean fits(FlowRequest r, long freedCount, long freedBytes) {
     return queue.size() - freedCount + 1 <= limits.maxQueued()
-        && queue.bytes() - freedBytes + r.bytes() <= limits.maxQueuedBytes();
+        && queue.bytes() - freedBytes + r.bytes() <= limits.maxQueuedBytes()
+        && total.fits(r.bytes() - freedBytes);
   }
 
   private void leave(Queued<T> q, long now) {

@@ -14,8 +14,16 @@ import java.util.function.Predicate;
 final class FlowQueue<T> {
   private final TreeMap<Integer, Band<T>> bands = new TreeMap<>(Comparator.reverseOrder());
   private final Map<String, Integer> waitingByTenant = new java.util.HashMap<>();
+  private final QueuedBytes total;
   private int count;
   private long bytes;
+
+  /**
+   * @param total the bytes waiting in this queue and the others that share it
+   */
+  FlowQueue(QueuedBytes total) {
+    this.total = total;
+  }
 
   int size() {
     return count;
@@ -38,6 +46,7 @@ final class FlowQueue<T> {
     bands.computeIfAbsent(q.request().priority(), Band::new).add(q);
     count++;
     bytes += q.request().bytes();
+    total.add(q.request().bytes());
     waitingByTenant.merge(q.request().tenant(), 1, Integer::sum);
     q.waiting(true);
   }
@@ -103,6 +112,7 @@ final class FlowQueue<T> {
   private void taken(Queued<T> q) {
     count--;
     bytes -= q.request().bytes();
+    total.add(-q.request().bytes());
     waitingByTenant.computeIfPresent(q.request().tenant(), (k, n) -> n == 1 ? null : n - 1);
     q.waiting(false);
   }

@@ -9,6 +9,7 @@ import dev.pointsman.picker.flowcontrol.FlowListener;
 import dev.pointsman.picker.flowcontrol.FlowRequest;
 import dev.pointsman.picker.flowcontrol.Pressure;
 import dev.pointsman.picker.flowcontrol.Queued;
+import dev.pointsman.picker.flowcontrol.QueuedBytes;
 import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.scheduling.InFlightTracker;
 import java.util.ArrayList;
@@ -44,6 +45,7 @@ public final class FlowGate implements Routing {
   private final Map<String, FlowController<Waiter>> lanes = new HashMap<>();
   private final AtomicBoolean pumpQueued = new AtomicBoolean();
   private final BudgetLedger ledger;
+  private final QueuedBytes queuedBytes;
 
   /**
    * @param executor runs the dispatch after a release or a scrape ({@link #poke})
@@ -69,6 +71,21 @@ public final class FlowGate implements Routing {
       LongSupplier nanos,
       FlowListener listener,
       TokenBudgets budgets) {
+    this(router, limits, executor, nanos, listener, budgets, QueuedBytes.unbounded());
+  }
+
+  /**
+   * @param queuedBytes the bound on the body bytes waiting in every group's queue together
+   */
+  public FlowGate(
+      OneHopRouter router,
+      FlowLimits limits,
+      Executor executor,
+      LongSupplier nanos,
+      FlowListener listener,
+      TokenBudgets budgets,
+      QueuedBytes queuedBytes) {
+    this.queuedBytes = Objects.requireNonNull(queuedBytes, "queuedBytes");
     this.ledger = new BudgetLedger(Objects.requireNonNull(budgets, "budgets"));
     this.router = Objects.requireNonNull(router, "router");
     this.limits = Objects.requireNonNull(limits, "limits");
@@ -116,7 +133,9 @@ public final class FlowGate implements Routing {
     FlowController<Waiter> lane;
     Queued<Waiter> queued;
     synchronized (this) {
-      lane = lanes.computeIfAbsent(target.key(), k -> new FlowController<>(limits, listener));
+      lane =
+          lanes.computeIfAbsent(
+              target.key(), k -> new FlowController<>(limits, listener, queuedBytes));
       queued = lane.admit(request, waiter, PROBE, sink(done));
     }
     for (Done d : done) {
@@ -261,7 +280,12 @@ public final class FlowGate implements Routing {
       @Override
       public void drop(Queued<Waiter> q, DropReason reason, Pressure pressure) {
         RouteOutcome outcome =
-            FlowRefusals.of(reason, pressure, q.payload().target().retryAfterSeconds(), limits);
+            FlowRefusals.of(
+                reason,
+                pressure,
+                q.payload().target().retryAfterSeconds(),
+                limits,
+                queuedBytes.max());
         done.add(new Done(q.payload(), outcome, false));
       }
     };

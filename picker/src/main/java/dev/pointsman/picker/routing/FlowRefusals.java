@@ -15,7 +15,11 @@ public final class FlowRefusals {
   private FlowRefusals() {}
 
   static RouteOutcome.Rejected of(
-      DropReason reason, Pressure pressure, int retryAfterSeconds, FlowLimits limits) {
+      DropReason reason,
+      Pressure pressure,
+      int retryAfterSeconds,
+      FlowLimits limits,
+      long maxQueuedBytesTotal) {
     String label = "flow_" + reason.label();
     if (reason == DropReason.TTL && !pressure.hasEndpoints()) {
       return new RouteOutcome.Rejected(
@@ -31,7 +35,8 @@ public final class FlowRefusals {
           DroppedReason.NO_ENDPOINTS);
     }
     return new RouteOutcome.Rejected(
-        new OpenAiError(429, message(reason, limits), "rate_limit_error", code(reason)),
+        new OpenAiError(
+            429, message(reason, limits, maxQueuedBytesTotal), "rate_limit_error", code(reason)),
         label,
         retryAfterSeconds,
         dropped(reason));
@@ -67,7 +72,7 @@ public final class FlowRefusals {
         headers);
   }
 
-  private static String message(DropReason reason, FlowLimits limits) {
+  private static String message(DropReason reason, FlowLimits limits, long maxQueuedBytesTotal) {
     return switch (reason) {
       case TTL ->
           "pool saturated: the request waited "
@@ -78,6 +83,9 @@ public final class FlowRefusals {
               + limits.maxQueued()
               + ", maxQueuedBytes "
               + limits.maxQueuedBytes()
+              + (maxQueuedBytesTotal == Long.MAX_VALUE
+                  ? ""
+                  : ", maxQueuedBytesTotal " + maxQueuedBytesTotal)
               + ")";
       case EVICTED -> "pool saturated: the sheddable request made room for a more important one";
       case DEADLINE ->

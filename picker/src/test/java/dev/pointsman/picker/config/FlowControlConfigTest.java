@@ -21,6 +21,7 @@ class FlowControlConfigTest {
     assertThat(f.ttlMillis()).isEqualTo(30_000);
     assertThat(f.fairnessHeader()).isEqualTo("x-gateway-inference-fairness-id");
     assertThat(f.deadlineHeader()).isEqualTo("x-slo-ttft-ms");
+    assertThat(f.queuedBytesTotal(1L << 30)).as("a quarter of a 1 GiB heap").isEqualTo(1L << 28);
   }
 
   @Test
@@ -29,11 +30,13 @@ class FlowControlConfigTest {
         PickerConfig.parse(
                 POOL
                     + "flowControl: {enabled: true, maxQueued: 50, maxQueuedBytes: 1000,"
-                    + " ttlMillis: 2000, fairnessHeader: x-tenant, deadlineHeader: x-ttft}\n")
+                    + " maxQueuedBytesTotal: 1048576000, ttlMillis: 2000, fairnessHeader: x-tenant,"
+                    + " deadlineHeader: x-ttft}\n")
             .flowControl();
 
     assertThat(f.limits().maxQueued()).isEqualTo(50);
     assertThat(f.limits().maxQueuedBytes()).isEqualTo(1000);
+    assertThat(f.queuedBytesTotal(1L << 30)).isEqualTo(1000L << 20);
     assertThat(f.limits().ttlNanos()).isEqualTo(2_000_000_000L);
     assertThat(f.headers().fairness()).isEqualTo("x-tenant");
     assertThat(f.headers().deadline()).isEqualTo("x-ttft");
@@ -63,6 +66,7 @@ class FlowControlConfigTest {
       value = {
         "flowControl: {maxQueued: -1} | flowControl.maxQueued: -1 (expected >= 1)",
         "flowControl: {maxQueuedBytes: 0} | flowControl.maxQueuedBytes: 0 (expected >= 1)",
+        "flowControl: {maxQueuedBytesTotal: 0} | flowControl.maxQueuedBytesTotal: 0 (expected >= 1)",
         "flowControl: {ttlMillis: 0} | flowControl.ttlMillis: 0 (expected 1..3600000)",
         "flowControl: {fairnessHeader: 'X Tenant'} | flowControl.fairnessHeader: 'X Tenant'",
         "flowControl: {budgets: [{fairnessId: a, tokensPerMinute: -5}]} | flowControl.budgets[0]"

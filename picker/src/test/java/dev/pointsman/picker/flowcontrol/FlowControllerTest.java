@@ -192,6 +192,41 @@ class FlowControllerTest {
   }
 
   @Test
+  void queuesSharingATotalRefuseWhatNoLongerFitsInAllAndFreeItAsTheyEmpty() {
+    QueuedBytes total = new QueuedBytes(250);
+    FlowLimits limits = new FlowLimits(100, 1 << 20, 30_000 * MS);
+    FlowController<String> a = new FlowController<>(limits, FlowListener.NONE, total);
+    FlowController<String> b = new FlowController<>(limits, FlowListener.NONE, total);
+    probe.saturated = true;
+    Queued<String> a1 = admit(a, request(0, "t", 10, -1), "a1");
+    admit(b, request(0, "t", 10, -1), "b1");
+
+    admit(b, request(0, "t", 10, -1), "b2"); // 300 bytes in all: each queue alone has room
+
+    assertThat(sink.dropped).containsExactly("b2:overflow:endpoints");
+    assertThat(total.bytes()).isEqualTo(200);
+
+    a.cancel(a1, now);
+    assertThat(total.bytes()).isEqualTo(100);
+    admit(b, request(-1, "t", 10, -1), "b-shed");
+    assertThat(total.bytes()).isEqualTo(200);
+
+    admit(b, request(0, "t", 10, -1), "b3"); // evicting b's sheddable request makes room in all
+    assertThat(sink.dropped).containsExactly("b2:overflow:endpoints", "b-shed:evicted:endpoints");
+    assertThat(b.size()).isEqualTo(2);
+
+    probe.saturated = false;
+    b.pump(now, probe, sink);
+    assertThat(sink.dispatched).containsExactly("b1", "b3");
+    assertThat(total.bytes()).isZero();
+  }
+
+  @Test
+  void aTotalBoundBelowOneByteIsRefused() {
+    assertThatThrownBy(() -> new QueuedBytes(0)).hasMessage("max: 0 (expected >= 1)");
+  }
+
+  @Test
   void aDeadlineNoEndpointCanMeetIsRefusedAtOnce() {
     FlowController<String> c = controller();
     probe.ttftSeconds = 2.0;
