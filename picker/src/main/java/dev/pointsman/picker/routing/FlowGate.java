@@ -57,24 +57,12 @@ public final class FlowGate implements Routing {
       Executor executor,
       LongSupplier nanos,
       FlowListener listener) {
-    this(router, limits, executor, nanos, listener, TokenBudgets.none());
+    this(router, limits, executor, nanos, listener, TokenBudgets.none(), QueuedBytes.unbounded());
   }
 
   /**
    * @param budgets the tenants' token and request budgets, reserved at admission and settled from
    *     each response's usage
-   */
-  public FlowGate(
-      OneHopRouter router,
-      FlowLimits limits,
-      Executor executor,
-      LongSupplier nanos,
-      FlowListener listener,
-      TokenBudgets budgets) {
-    this(router, limits, executor, nanos, listener, budgets, QueuedBytes.unbounded());
-  }
-
-  /**
    * @param queuedBytes the bound on the body bytes waiting in every group's queue together
    */
   public FlowGate(

@@ -15,6 +15,7 @@ import dev.pointsman.inference.request.RequestParser;
 import dev.pointsman.picker.flowcontrol.Budget;
 import dev.pointsman.picker.flowcontrol.FlowLimits;
 import dev.pointsman.picker.flowcontrol.FlowListener;
+import dev.pointsman.picker.flowcontrol.QueuedBytes;
 import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.routing.FlowGate;
 import dev.pointsman.picker.routing.Objectives;
@@ -84,7 +85,8 @@ class FlowControlProtocolTest {
             executor,
             clock::get,
             FlowListener.NONE,
-            new TokenBudgets(List.of(new Budget("metered", null, 0, 1)), clock::get));
+            new TokenBudgets(List.of(new Budget("metered", null, 0, 1)), clock::get),
+            QueuedBytes.unbounded());
     String name = InProcessServerBuilder.generateName();
     server =
         InProcessServerBuilder.forName(name)

@@ -13,6 +13,7 @@ import dev.pointsman.inference.request.RequestParser;
 import dev.pointsman.picker.flowcontrol.Budget;
 import dev.pointsman.picker.flowcontrol.FlowLimits;
 import dev.pointsman.picker.flowcontrol.FlowListener;
+import dev.pointsman.picker.flowcontrol.QueuedBytes;
 import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.scheduling.Endpoint;
 import dev.pointsman.picker.scheduling.EndpointMetrics;
@@ -58,7 +59,8 @@ class FlowGateBudgetTest {
           Runnable::run,
           clock::get,
           FlowListener.NONE,
-          budgets);
+          budgets,
+          QueuedBytes.unbounded());
   private final RequestParser parser = new RequestParser(ParserLimits.defaults());
 
   private static PoolSnapshot pool(int waiting) {

@@ -9,6 +9,7 @@ import dev.pointsman.inference.model.ModelsConfig;
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.flowcontrol.FlowLimits;
 import dev.pointsman.picker.flowcontrol.FlowListener;
+import dev.pointsman.picker.flowcontrol.QueuedBytes;
 import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.routing.DroppedReason;
 import dev.pointsman.picker.routing.FlowGate;
@@ -153,7 +154,15 @@ final class SchedulerPolicy implements RoutingPolicy {
    * shows room; a tenant beyond its budget in {@code budgets} is refused at once.
    */
   void enableFlowControl(FlowLimits limits, TokenBudgets budgets) {
-    gate = new FlowGate(router, limits, pokes::add, fleet::nowNanos, FlowListener.NONE, budgets);
+    gate =
+        new FlowGate(
+            router,
+            limits,
+            pokes::add,
+            fleet::nowNanos,
+            FlowListener.NONE,
+            budgets,
+            QueuedBytes.unbounded()); // the benchmark's bodies never come near a heap's share
   }
 
   /** The virtual clock this replica reads. */
