@@ -544,7 +544,11 @@ public final class PickerApp implements AutoCloseable {
     }
     KvEventsMetrics meters = new KvEventsMetrics(registry);
     KvEventSubscribers subscribers =
-        new KvEventSubscribers(new KvBlockIndex(bound), meters, System::nanoTime);
+        new KvEventSubscribers(
+            new KvBlockIndex(
+                bound, config.prefixIndex().maxEngineBlocks(Runtime.getRuntime().maxMemory())),
+            meters,
+            System::nanoTime);
     datastore.addMembershipListener(
         m -> {
           Set<String> pools = new HashSet<>(datastore.pools());

@@ -6,11 +6,24 @@ package dev.pointsman.picker.config;
  * tokens); when those add up to more, every endpoint keeps the same share of its own, its most
  * recent blocks (docs/picker.md, "Memory").
  *
+ * <p>The precise index (the engines' KV events, a pool's {@code kvEvents}) is bounded in all the
+ * same way: each endpoint keeps at most its equal share of {@code maxEngineBlocks}.
+ *
  * @param maxBlocks blocks remembered in all; absent: {@link #HEAP_SHARE} of the JVM's maximum heap
  *     at {@link #BYTES_PER_BLOCK} a block
+ * @param maxEngineBlocks engine blocks the precise index keeps in all; absent: {@link
+ *     #ENGINE_HEAP_SHARE} of the heap at {@link #BYTES_PER_ENGINE_BLOCK} a block
  */
-public record PrefixIndexSection(Long maxBlocks) {
-  public static final PrefixIndexSection DEFAULTS = new PrefixIndexSection(null);
+public record PrefixIndexSection(Long maxBlocks, Long maxEngineBlocks) {
+  public static final PrefixIndexSection DEFAULTS = new PrefixIndexSection(null, null);
+
+  /** The share of the heap the precise index's default bound gives it. */
+  public static final double ENGINE_HEAP_SHARE = 0.2;
+
+  /**
+   * What an engine block costs the precise index, with its recently evicted keys (kv-events.md).
+   */
+  public static final int BYTES_PER_ENGINE_BLOCK = 250;
 
   /** The share of the heap the default bound gives the index. */
   public static final double HEAP_SHARE = 0.4;
@@ -30,6 +43,18 @@ public record PrefixIndexSection(Long maxBlocks) {
       throw new IllegalArgumentException(
           "maxBlocks: " + maxBlocks + " (expected >= " + MIN_BLOCKS + ")");
     }
+    if (maxEngineBlocks != null && maxEngineBlocks < MIN_BLOCKS) {
+      throw new IllegalArgumentException(
+          "maxEngineBlocks: " + maxEngineBlocks + " (expected >= " + MIN_BLOCKS + ")");
+    }
+  }
+
+  /** The precise index's bound in force in a JVM whose maximum heap is {@code maxHeapBytes}. */
+  public long maxEngineBlocks(long maxHeapBytes) {
+    if (maxEngineBlocks != null) {
+      return maxEngineBlocks;
+    }
+    return Math.max(MIN_BLOCKS, (long) (maxHeapBytes * ENGINE_HEAP_SHARE / BYTES_PER_ENGINE_BLOCK));
   }
 
   /** The bound in force in a JVM whose maximum heap is {@code maxHeapBytes}. */

@@ -26,7 +26,9 @@ import java.util.function.ToIntFunction;
  * plus a quarter of that of recently evicted ones' keys (under 250 bytes per block in all, so the
  * default 65,536 blocks cost under 16 MiB per endpoint); past it the oldest stored block is
  * forgotten and counted as an overflow (an engine never holds more blocks than its cache, so an
- * overflow means missed evictions or a bound set below the cache).
+ * overflow means missed evictions or a bound set below the cache). Bounded in all too ({@code
+ * maxBlocks}): each endpoint keeps at most an equal share of it, and one over its share forgets its
+ * oldest blocks with its next events (counted as overflows too).
  *
  * <p>Thread-safe: one writer per endpoint (its subscriber) under that endpoint's lock, membership
  * changes under the same lock; {@link #match} locks the holders' stripes only. Block keys and
@@ -35,6 +37,7 @@ import java.util.function.ToIntFunction;
 public final class KvBlockIndex {
 
   private final int maxBlocksPerEndpoint;
+  private final long maxBlocks;
   private final BlockHolders holders = new BlockHolders();
   private final BlockHolders offloadedHolders = new BlockHolders();
 
@@ -44,11 +47,29 @@ public final class KvBlockIndex {
   private final ConcurrentHashMap<String, Held> byEndpoint = new ConcurrentHashMap<>();
 
   public KvBlockIndex(int maxBlocksPerEndpoint) {
+    this(maxBlocksPerEndpoint, Long.MAX_VALUE);
+  }
+
+  /**
+   * @param maxBlocksPerEndpoint engine blocks kept per endpoint
+   * @param maxBlocks engine blocks kept in all, shared equally by the endpoints
+   */
+  public KvBlockIndex(int maxBlocksPerEndpoint, long maxBlocks) {
     if (maxBlocksPerEndpoint < 1) {
       throw new IllegalArgumentException(
           "maxBlocksPerEndpoint: " + maxBlocksPerEndpoint + " (expected >= 1)");
     }
+    if (maxBlocks < 1) {
+      throw new IllegalArgumentException("maxBlocks: " + maxBlocks + " (expected >= 1)");
+    }
     this.maxBlocksPerEndpoint = maxBlocksPerEndpoint;
+    this.maxBlocks = maxBlocks;
+  }
+
+  /** What one endpoint may keep now: its own bound, or its equal share of the total. */
+  private int share() {
+    long each = maxBlocks / Math.max(1, byEndpoint.size());
+    return (int) Math.max(1, Math.min(maxBlocksPerEndpoint, each));
   }
 
   /** What applying a batch did, for metrics. */
@@ -59,10 +80,15 @@ public final class KvBlockIndex {
     Held held =
         byEndpoint.computeIfAbsent(address, a -> new Held(a, maxBlocksPerEndpoint / 4 + 16));
     int[] counts = new int[5];
+    int bound = share();
     synchronized (held) {
+      while (held.byHash.size() > bound) { // its share shrank as endpoints joined
+        drop(address, held, held.byHash.removeFirst());
+        counts[3]++;
+      }
       for (KvEvent e : events) {
         switch (e) {
-          case KvEvent.BlockStored s -> store(address, held, s, counts);
+          case KvEvent.BlockStored s -> store(address, held, s, bound, counts);
           case KvEvent.BlockRemoved r -> {
             if (!r.onGpu() && !r.onCpu()) {
               counts[4]++;
@@ -87,7 +113,7 @@ public final class KvBlockIndex {
    * of the block the endpoint already holds or recently evicted under the same engine hash, and is
    * an orphan otherwise.
    */
-  private void store(String address, Held held, KvEvent.BlockStored s, int[] counts) {
+  private void store(String address, Held held, KvEvent.BlockStored s, int bound, int[] counts) {
     boolean gpu = s.onGpu();
     if (!gpu && !s.onCpu()) {
       counts[4]++;
@@ -140,7 +166,7 @@ public final class KvBlockIndex {
         hold(held, gpu, key);
         counts[0]++;
       }
-      if (held.byHash.size() > maxBlocksPerEndpoint) {
+      if (held.byHash.size() > bound) {
         drop(address, held, held.byHash.removeFirst());
         counts[3]++;
       }
@@ -346,6 +372,22 @@ public final class KvBlockIndex {
   /** Distinct block keys held by any endpoint. */
   public int distinctBlocks() {
     return holders.size();
+  }
+
+  /** Engine blocks held in all, on either tier. */
+  public long blocks() {
+    long n = 0;
+    for (Held held : byEndpoint.values()) {
+      synchronized (held) {
+        n += held.byHash.size();
+      }
+    }
+    return n;
+  }
+
+  /** The total bound. */
+  public long maxBlocks() {
+    return maxBlocks;
   }
 
   /**

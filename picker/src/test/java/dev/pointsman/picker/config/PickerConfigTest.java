@@ -48,6 +48,7 @@ class PickerConfigTest {
     assertThat(byHeap.maxBlocks(gib)).as("40%% of 1 GiB at 120 bytes a block").isEqualTo(3_579_139);
     assertThat(byHeap.maxBlocks(4 * gib)).isEqualTo(14_316_557);
     assertThat(byHeap.maxBlocks(1_000)).as("never below the least bound").isEqualTo(1_000);
+    assertThat(byHeap.maxEngineBlocks(gib)).as("20%% at 250 bytes").isEqualTo(858_993);
     PrefixIndexSection set =
         PickerConfig.parse(POOL + "prefixIndex: {maxBlocks: 2000000}\n").prefixIndex();
     assertThat(set.maxBlocks(gib)).isEqualTo(2_000_000);
@@ -161,6 +162,7 @@ class PickerConfigTest {
             + " override-host)",
         "shutdown: {graceSeconds: -1} | shutdown.graceSeconds: -1 (expected 0..300)",
         "prefixIndex: {maxBlocks: 999} | prefixIndex.maxBlocks: 999 (expected >= 1000)",
+        "prefixIndex: {maxEngineBlocks: 5} | prefixIndex.maxEngineBlocks: 5 (expected >= 1000)",
         "recording: {maxBytes: 0} | recording.maxBytes: 0 (expected >= 1)",
         "recording: {maxFiles: 0} | recording.maxFiles: 0 (expected 1..1000)",
         "recording: {queueCapacity: 0} | recording.queueCapacity: 0 (expected 1..1000000)",

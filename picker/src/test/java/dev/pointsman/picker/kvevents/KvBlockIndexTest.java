@@ -185,6 +185,30 @@ class KvBlockIndexTest {
   }
 
   @Test
+  void aTotalBoundIsSharedEquallyAndAnEndpointOverItsShareForgetsWithItsNextEvents() {
+    KvBlockIndex shared = new KvBlockIndex(1000, 4);
+    long[] hashes = {1, 2, 3};
+
+    shared.apply("a:1", List.of(stored(hashes, null, 0, 3)));
+    assertThat(shared.size("a:1")).as("alone: up to the whole total").isEqualTo(3);
+
+    KvBlockIndex.Applied b = shared.apply("b:1", List.of(stored(hashes, null, 0, 3)));
+    assertThat(b.overflows()).as("two endpoints: two blocks each").isEqualTo(1);
+    assertThat(shared.engineHashes("b:1")).containsExactly(2, 3);
+    assertThat(shared.size("a:1")).as("until its next events").isEqualTo(3);
+
+    KvBlockIndex.Applied a = shared.apply("a:1", List.of(new BlockRemoved(new long[] {99}, "GPU")));
+    assertThat(a.overflows()).isEqualTo(1);
+    assertThat(shared.engineHashes("a:1")).containsExactly(2, 3);
+    assertThat(shared.blocks()).isEqualTo(4);
+    assertThat(shared.distinctBlocks()).isEqualTo(2);
+
+    shared.remove("b:1");
+    shared.apply("a:1", List.of(stored(new long[] {1}, null, 0, 1)));
+    assertThat(shared.size("a:1")).as("alone again: the whole total").isEqualTo(3);
+  }
+
+  @Test
   void concurrentWritersAndReadersLeaveAConsistentIndex() throws Exception {
     // given: 4 endpoints, each written by its own thread, read by 2 more
     int endpoints = 4;
