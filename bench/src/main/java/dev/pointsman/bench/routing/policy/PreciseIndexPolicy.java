@@ -38,6 +38,7 @@ final class PreciseIndexPolicy implements RoutingPolicy {
     this.fleet = fleet;
     this.production =
         new SchedulerPolicy(NAME, Plugins.build(PolicyConfig.defaults()), fleet, random);
+    // and given the heap for it, as docs/kv-events.md tells an operator: no total bound
     this.index = new KvBlockIndex(maxBlocks(fleet));
     fleet.publishKvEvents(index);
     EnginePrefix precise = new EnginePrefix(index, this::tokenize);
