@@ -2,17 +2,23 @@ package dev.pointsman.bench;
 
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.config.PrefixIndexSection;
+import dev.pointsman.picker.kvevents.KvBlockIndex;
+import dev.pointsman.picker.kvevents.KvEvent;
+import dev.pointsman.picker.kvevents.KvEventsSettings;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.lang.ref.Reference;
+import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * The approximate prefix index's heap, filled to every endpoint's bound: {@code ENDPOINTS
- * [default|none]} endpoints, each sent distinct 62-block prompts until it has seen its bound's
- * worth, under the picker's default total bound for this JVM's heap or none. Prints the blocks
- * remembered and the heap they hold after a full collection (docs/benchmarks.md, "Prefix index
- * memory"). Run it in a JVM of its own with the heap to measure ({@code -Xmx}).
+ * The prefix indexes' heap, filled to every endpoint's bound: {@code ENDPOINTS [default|none]
+ * [approximate|precise]}. The approximate index: each endpoint sent distinct 62-block prompts until
+ * it has seen its bound's worth. The precise index ({@link KvBlockIndex}): each endpoint's engine
+ * storing chains of 62 distinct 16-token blocks until it has stored its bound's worth. Under the
+ * picker's default total bound for this JVM's heap, or none. Prints the blocks kept and the heap
+ * they hold after a full collection (docs/benchmarks.md, "Prefix index memory"). Run it in a JVM of
+ * its own with the heap to measure ({@code -Xmx}).
  */
 public final class PrefixIndexMemory {
   private static final int PROMPT_BLOCKS = 62; // a 4,000-character prompt
@@ -21,17 +27,21 @@ public final class PrefixIndexMemory {
 
   public static void main(String[] args) throws InterruptedException {
     if (args.length < 1
-        || args.length > 2
-        || (args.length == 2 && !args[1].matches("default|none"))) {
-      System.err.println("usage: PrefixIndexMemory ENDPOINTS [default|none]");
+        || args.length > 3
+        || (args.length >= 2 && !args[1].matches("default|none"))
+        || (args.length == 3 && !args[2].matches("approximate|precise"))) {
+      System.err.println("usage: PrefixIndexMemory ENDPOINTS [default|none] [approximate|precise]");
       System.exit(2);
     }
     int endpoints = Integer.parseInt(args[0]);
+    boolean bounded = args.length < 2 || args[1].equals("default");
+    if (args.length == 3 && args[2].equals("precise")) {
+      precise(endpoints, bounded);
+      return;
+    }
     Runtime rt = Runtime.getRuntime();
     long maxBlocks =
-        args.length == 2 && args[1].equals("none")
-            ? PrefixIndex.UNBOUNDED
-            : PrefixIndexSection.DEFAULTS.maxBlocks(rt.maxMemory());
+        bounded ? PrefixIndexSection.DEFAULTS.maxBlocks(rt.maxMemory()) : PrefixIndex.UNBOUNDED;
     long before = usedAfterCollection(rt);
     PrefixIndex index =
         new PrefixIndex(
@@ -59,6 +69,47 @@ public final class PrefixIndexMemory {
         maxBlocks == PrefixIndex.UNBOUNDED ? "none" : Long.toString(maxBlocks),
         index.blocks(),
         index.wantedBlocks(),
+        used / 1e6,
+        (double) used / index.blocks());
+  }
+
+  /** The precise index, each endpoint's engine storing chains of distinct blocks. */
+  private static void precise(int endpoints, boolean bounded) throws InterruptedException {
+    Runtime rt = Runtime.getRuntime();
+    int perEndpoint = KvEventsSettings.DEFAULT_MAX_BLOCKS;
+    long maxBlocks =
+        bounded ? PrefixIndexSection.DEFAULTS.maxEngineBlocks(rt.maxMemory()) : Long.MAX_VALUE;
+    long before = usedAfterCollection(rt);
+    KvBlockIndex index = new KvBlockIndex(perEndpoint, maxBlocks);
+    SplittableRandom random = new SplittableRandom(1);
+    int blockSize = 16;
+    long[] hashes = new long[PROMPT_BLOCKS];
+    int[] tokens = new int[PROMPT_BLOCKS * blockSize];
+    long hash = 0;
+    for (int e = 0; e < endpoints; e++) {
+      String address = "10.0." + (e / 250) + "." + (e % 250) + ":8000";
+      for (int chain = 0; chain < perEndpoint / PROMPT_BLOCKS + 1; chain++) {
+        for (int i = 0; i < hashes.length; i++) {
+          hashes[i] = ++hash;
+        }
+        for (int i = 0; i < tokens.length; i++) {
+          tokens[i] = random.nextInt(128_000);
+        }
+        index.apply(
+            address,
+            List.of(new KvEvent.BlockStored(hashes, null, tokens, blockSize, null, "GPU")));
+      }
+    }
+    long used = usedAfterCollection(rt) - before;
+    Reference.reachabilityFence(index);
+    System.out.printf(
+        Locale.ROOT,
+        "precise index: endpoints %d, max heap %d MiB, total bound %s: %d blocks kept,"
+            + " %.1f MB of heap, %.1f bytes a block%n",
+        endpoints,
+        rt.maxMemory() >> 20,
+        bounded ? Long.toString(maxBlocks) : "none",
+        index.blocks(),
         used / 1e6,
         (double) used / index.blocks());
   }

@@ -27,8 +27,8 @@ import java.util.function.ToIntFunction;
  * default 65,536 blocks cost under 16 MiB per endpoint); past it the oldest stored block is
  * forgotten and counted as an overflow (an engine never holds more blocks than its cache, so an
  * overflow means missed evictions or a bound set below the cache). Bounded in all too ({@code
- * maxBlocks}): each endpoint keeps at most an equal share of it, and one over its share forgets its
- * oldest blocks with its next events (counted as overflows too).
+ * maxBlocks}): each endpoint keeps at most an equal share of it; when an endpoint joins, those over
+ * their new share forget their oldest blocks at once.
  *
  * <p>Thread-safe: one writer per endpoint (its subscriber) under that endpoint's lock, membership
  * changes under the same lock; {@link #match} locks the holders' stripes only. Block keys and
@@ -66,6 +66,19 @@ public final class KvBlockIndex {
     this.maxBlocks = maxBlocks;
   }
 
+  /** Forgets the oldest blocks of every endpoint over its share, one endpoint at a time. */
+  private void trimToShare() {
+    int bound = share();
+    for (var entry : byEndpoint.entrySet()) {
+      Held held = entry.getValue();
+      synchronized (held) {
+        while (held.byHash.size() > bound) {
+          drop(entry.getKey(), held, held.byHash.removeFirst());
+        }
+      }
+    }
+  }
+
   /** What one endpoint may keep now: its own bound, or its equal share of the total. */
   private int share() {
     long each = maxBlocks / Math.max(1, byEndpoint.size());
@@ -77,15 +90,16 @@ public final class KvBlockIndex {
 
   /** Applies {@code events} from {@code address}'s engine, in order. */
   public Applied apply(String address, List<KvEvent> events) {
-    Held held =
-        byEndpoint.computeIfAbsent(address, a -> new Held(a, maxBlocksPerEndpoint / 4 + 16));
+    Held held = byEndpoint.get(address);
+    if (held == null) {
+      held = byEndpoint.computeIfAbsent(address, a -> new Held(a, maxBlocksPerEndpoint / 4 + 16));
+      if (maxBlocks != Long.MAX_VALUE) {
+        trimToShare(); // one more endpoint: every share is smaller
+      }
+    }
     int[] counts = new int[5];
     int bound = share();
     synchronized (held) {
-      while (held.byHash.size() > bound) { // its share shrank as endpoints joined
-        drop(address, held, held.byHash.removeFirst());
-        counts[3]++;
-      }
       for (KvEvent e : events) {
         switch (e) {
           case KvEvent.BlockStored s -> store(address, held, s, bound, counts);
