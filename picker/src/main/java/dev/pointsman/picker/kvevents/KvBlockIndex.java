@@ -23,8 +23,8 @@ import java.util.function.ToIntFunction;
  * their tokens), which it loads back rather than computes. Other media are ignored.
  *
  * <p>Bounded: at most {@code maxBlocksPerEndpoint} engine blocks per endpoint (on either tier),
- * plus a quarter of that of recently evicted ones' keys (under 250 bytes per block in all, so the
- * default 65,536 blocks cost under 16 MiB per endpoint); past it the oldest stored block is
+ * plus a quarter of that of recently evicted ones' keys (about 250 bytes per block in all, so the
+ * default 65,536 blocks cost about 16 MiB per endpoint); past it the oldest stored block is
  * forgotten and counted as an overflow (an engine never holds more blocks than its cache, so an
  * overflow means missed evictions or a bound set below the cache). Bounded in all too ({@code
  * maxBlocks}): each endpoint keeps at most an equal share of it; when an endpoint joins, those over
