@@ -25,7 +25,7 @@ public final class PrefixIndexMemory {
 
   private PrefixIndexMemory() {}
 
-  public static void main(String[] args) throws InterruptedException {
+  public static void main(String[] args) {
     if (args.length < 1
         || args.length > 3
         || (args.length >= 2 && !args[1].matches("default|none"))
@@ -50,7 +50,7 @@ public final class PrefixIndexMemory {
     long[] blocks = new long[PROMPT_BLOCKS];
     int prompts = PickerApp.PREFIX_BLOCKS_PER_ENDPOINT / PROMPT_BLOCKS + 1;
     for (int e = 0; e < endpoints; e++) {
-      String address = "10.0." + (e / 250) + "." + (e % 250) + ":8000";
+      String address = address(e);
       for (int p = 0; p < prompts; p++) {
         for (int i = 0; i < blocks.length; i++) {
           blocks[i] = random.nextLong();
@@ -74,7 +74,7 @@ public final class PrefixIndexMemory {
   }
 
   /** The precise index, each endpoint's engine storing chains of distinct blocks. */
-  private static void precise(int endpoints, boolean bounded) throws InterruptedException {
+  private static void precise(int endpoints, boolean bounded) {
     Runtime rt = Runtime.getRuntime();
     int perEndpoint = KvEventsSettings.DEFAULT_MAX_BLOCKS;
     long maxBlocks =
@@ -87,7 +87,7 @@ public final class PrefixIndexMemory {
     int[] tokens = new int[PROMPT_BLOCKS * blockSize];
     long hash = 0;
     for (int e = 0; e < endpoints; e++) {
-      String address = "10.0." + (e / 250) + "." + (e % 250) + ":8000";
+      String address = address(e);
       for (int chain = 0; chain < perEndpoint / PROMPT_BLOCKS + 1; chain++) {
         for (int i = 0; i < hashes.length; i++) {
           hashes[i] = ++hash;
@@ -114,10 +114,19 @@ public final class PrefixIndexMemory {
         (double) used / index.blocks());
   }
 
-  private static long usedAfterCollection(Runtime rt) throws InterruptedException {
+  /** The {@code e}-th endpoint's address. */
+  private static String address(int e) {
+    return "10.0." + (e / 250) + "." + (e % 250) + ":8000";
+  }
+
+  /**
+   * Heap in use after full collections: {@code System.gc()} runs one to the end with G1 (without
+   * {@code -XX:+ExplicitGCInvokesConcurrent}), the second and third collect what the first freed
+   * only by reference processing.
+   */
+  private static long usedAfterCollection(Runtime rt) {
     for (int i = 0; i < 3; i++) {
       System.gc();
-      Thread.sleep(200);
     }
     return rt.totalMemory() - rt.freeMemory();
   }

@@ -39,29 +39,32 @@ public record PrefixIndexSection(Long maxBlocks, Long maxEngineBlocks) {
   public static final long MIN_BLOCKS = 1_000;
 
   public PrefixIndexSection {
-    if (maxBlocks != null && maxBlocks < MIN_BLOCKS) {
-      throw new IllegalArgumentException(
-          "maxBlocks: " + maxBlocks + " (expected >= " + MIN_BLOCKS + ")");
-    }
-    if (maxEngineBlocks != null && maxEngineBlocks < MIN_BLOCKS) {
-      throw new IllegalArgumentException(
-          "maxEngineBlocks: " + maxEngineBlocks + " (expected >= " + MIN_BLOCKS + ")");
-    }
+    atLeastMin("maxBlocks", maxBlocks);
+    atLeastMin("maxEngineBlocks", maxEngineBlocks);
   }
 
   /** The precise index's bound in force in a JVM whose maximum heap is {@code maxHeapBytes}. */
   public long maxEngineBlocks(long maxHeapBytes) {
-    if (maxEngineBlocks != null) {
-      return maxEngineBlocks;
-    }
-    return Math.max(MIN_BLOCKS, (long) (maxHeapBytes * ENGINE_HEAP_SHARE / BYTES_PER_ENGINE_BLOCK));
+    return orFromHeap(maxEngineBlocks, maxHeapBytes, ENGINE_HEAP_SHARE, BYTES_PER_ENGINE_BLOCK);
   }
 
   /** The bound in force in a JVM whose maximum heap is {@code maxHeapBytes}. */
   public long maxBlocks(long maxHeapBytes) {
-    if (maxBlocks != null) {
-      return maxBlocks;
+    return orFromHeap(maxBlocks, maxHeapBytes, HEAP_SHARE, BYTES_PER_BLOCK);
+  }
+
+  private static void atLeastMin(String name, Long blocks) {
+    if (blocks != null && blocks < MIN_BLOCKS) {
+      throw new IllegalArgumentException(
+          name + ": " + blocks + " (expected >= " + MIN_BLOCKS + ")");
     }
-    return Math.max(MIN_BLOCKS, (long) (maxHeapBytes * HEAP_SHARE / BYTES_PER_BLOCK));
+  }
+
+  /** {@code set}, else {@code share} of the heap at {@code bytesPerBlock} (at least the least). */
+  private static long orFromHeap(Long set, long maxHeapBytes, double share, int bytesPerBlock) {
+    if (set != null) {
+      return set;
+    }
+    return Math.max(MIN_BLOCKS, (long) (maxHeapBytes * share / bytesPerBlock));
   }
 }
