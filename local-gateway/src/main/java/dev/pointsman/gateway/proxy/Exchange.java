@@ -17,6 +17,7 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.util.ArrayDeque;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +57,9 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
   private boolean responseKeepAlive = true;
   private ArrayDeque<HostPort> retryHosts = new ArrayDeque<>();
   private long lastActivity = System.nanoTime();
+
+  /** The pending stream-idle check; cancelled when the exchange ends, which lets it be freed. */
+  private ScheduledFuture<?> idleTimer;
 
   Exchange(ProxyContext gw, Downstream down) {
     this.gw = gw;
@@ -533,6 +537,10 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
     }
     requestSent.release();
     responseSent.release();
+    if (idleTimer != null) {
+      idleTimer.cancel(false); // else the loop's timer queue holds this exchange for streamIdle
+      idleTimer = null;
+    }
   }
 
   // ---------------------------------------------------------------- flow control and idleness
@@ -566,10 +574,11 @@ final class Exchange implements ExtProcCall.Listener, UpstreamHandler.Listener {
   }
 
   private void scheduleIdleCheck(long delayNanos) {
-    loop.schedule(this::idleCheck, delayNanos, TimeUnit.NANOSECONDS);
+    idleTimer = loop.schedule(this::idleCheck, delayNanos, TimeUnit.NANOSECONDS);
   }
 
   private void idleCheck() {
+    idleTimer = null;
     if (finished) {
       return;
     }
