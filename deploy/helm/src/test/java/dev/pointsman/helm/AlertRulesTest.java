@@ -101,7 +101,7 @@ class AlertRulesTest {
             "pointsman-fleet", "job=\"pointsman-fleet\", namespace=\"pointsman\"");
     assertThat(groups).hasSize(3);
     assertThat(groups.get(0).get("name").asText()).isEqualTo("pointsman-picker");
-    assertThat(groups.get(0).get("rules")).hasSize(14);
+    assertThat(groups.get(0).get("rules")).hasSize(15);
     assertThat(groups.get(1).get("name").asText()).isEqualTo("pointsman-envoy");
     assertThat(groups.get(1).get("rules")).hasSize(2);
     assertThat(groups.get(2).get("name").asText()).isEqualTo("pointsman-fleet");
@@ -198,12 +198,13 @@ class AlertRulesTest {
                     disabled: [PointsmanReplicaCold, PointsmanEndpointSignalMissing]
                     runbookUrl: https://runbooks.example.com/pointsman
                     ttftP99Seconds: 1.5
+                    heapLiveRatio: 0.9
                 """));
     List<JsonNode> rules = rules(rule);
 
     assertThat(rule.getMetadata().getLabels()).containsEntry("release", "kube-prometheus-stack");
     assertThat(rules)
-        .hasSize(12)
+        .hasSize(13)
         .noneMatch(r -> r.get("alert").asText().equals("PointsmanReplicaCold"))
         .allMatch(r -> r.at("/labels/team").asText().equals("ml-platform"))
         .allMatch(r -> r.get("expr").asText().contains("{service=\"pointsman-picker\""))
@@ -216,6 +217,10 @@ class AlertRulesTest {
     assertThat(ttft.get("expr").asText()).endsWith(") > 1.5");
     assertThat(ttft.at("/annotations/runbook_url").asText())
         .isEqualTo("https://runbooks.example.com/pointsman#pointsmanttfthigh");
+    assertThat(rules)
+        .filteredOn(r -> r.get("alert").asText().equals("PointsmanPickerHeapFull"))
+        .singleElement()
+        .satisfies(r -> assertThat(r.get("expr").asText()).endsWith(") > 0.9"));
   }
 
   @Test
@@ -249,7 +254,7 @@ class AlertRulesTest {
       Files.write(dir.resolve("tests.yaml"), in.readAllBytes());
     }
 
-    assertThat(run(promtool(), "check", "rules", "rules.yaml")).contains("SUCCESS: 21 rules found");
+    assertThat(run(promtool(), "check", "rules", "rules.yaml")).contains("SUCCESS: 22 rules found");
     String out = run(promtool(), "test", "rules", "tests.yaml");
     assertThat(out).contains("SUCCESS");
     // every alert of the chart is tested
