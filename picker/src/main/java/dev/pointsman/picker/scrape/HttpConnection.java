@@ -135,6 +135,10 @@ final class HttpConnection {
   private void closeNow() {
     closed = true;
     fail(new CancellationException("connection closed"));
+    if (timer != null) {
+      timer.cancel(false); // else the loop's timer queue keeps this connection until it fires
+      timer = null;
+    }
   }
 
   private void start(Exchange exchange) {

@@ -17,7 +17,10 @@ import java.util.function.Function;
 
 /**
  * The last N decisions with every scorer's score per candidate: the "why did it go there" view.
- * Thread-safe; bounded. Recording copies only references; the JSON view is built on read.
+ * Thread-safe; bounded. Recording keeps only what the view shows (the request's id and model, the
+ * outcome, the scores), never the request itself: a prompt of hundreds of kilobytes is not kept
+ * alive by the log, nor the in-flight hold of an endpoint that has since left. The JSON view is
+ * built on read.
  */
 public final class DecisionLog {
   private static final int MAX_CANDIDATES_SHOWN = 32;
@@ -44,10 +47,45 @@ public final class DecisionLog {
     if (ring.length == 0) {
       return;
     }
-    Entry e = new Entry(clock.instant(), input, outcome, decisionNanos);
+    Entry e =
+        switch (outcome) {
+          case RouteOutcome.Routed r ->
+              new Entry(
+                  clock.instant(),
+                  input.requestId(),
+                  input.body().model(),
+                  "routed",
+                  r.pool(),
+                  r.address(),
+                  withoutBlocks(r.picked().explanation()),
+                  decisionNanos);
+          case RouteOutcome.Rejected j ->
+              new Entry(
+                  clock.instant(),
+                  input.requestId(),
+                  input.body().model(),
+                  j.reason(),
+                  null,
+                  null,
+                  null,
+                  decisionNanos);
+        };
     synchronized (this) {
       ring[(int) (next++ % ring.length)] = e;
     }
+  }
+
+  /** The explanation less the prompt's block hashes (a long per 64 characters of prompt). */
+  private static Explanation withoutBlocks(Explanation e) {
+    return new Explanation(
+        e.scorers(),
+        e.weights(),
+        e.candidates(),
+        e.scores(),
+        e.totals(),
+        e.chosen(),
+        e.predictedTtft(),
+        null);
   }
 
   /** Newest first. */
@@ -61,33 +99,27 @@ public final class DecisionLog {
     return entries.stream().map(e -> e.view(missing)).toList();
   }
 
-  private record Entry(Instant at, RouteInput input, RouteOutcome outcome, long nanos) {
+  /** One decision as the view shows it; {@code explanation} null for a refusal. */
+  private record Entry(
+      Instant at,
+      String requestId,
+      String model,
+      String outcome,
+      String pool,
+      String address,
+      Explanation explanation,
+      long nanos) {
     DecisionRecord view(Function<String, Set<Signal>> missing) {
-      double micros = nanos / 1_000.0;
-      return switch (outcome) {
-        case RouteOutcome.Routed r ->
-            new DecisionRecord(
-                at.toString(),
-                input.requestId(),
-                input.body().model(),
-                "routed",
-                r.pool(),
-                r.picked().address(),
-                micros,
-                weights(r.picked().explanation()),
-                candidates(r.picked().explanation(), missing));
-        case RouteOutcome.Rejected j ->
-            new DecisionRecord(
-                at.toString(),
-                input.requestId(),
-                input.body().model(),
-                j.reason(),
-                null,
-                null,
-                micros,
-                Map.of(),
-                List.of());
-      };
+      return new DecisionRecord(
+          at.toString(),
+          requestId,
+          model,
+          outcome,
+          pool,
+          address,
+          nanos / 1_000.0,
+          explanation == null ? Map.of() : weights(explanation),
+          explanation == null ? List.of() : candidates(explanation, missing));
     }
   }
 
