@@ -13,6 +13,7 @@ import dev.pointsman.picker.datastore.PoolDefinition;
 import dev.pointsman.picker.routing.PolicyRegistry;
 import dev.pointsman.picker.scheduling.AppProtocol;
 import dev.pointsman.picker.scheduling.Endpoint;
+import dev.pointsman.picker.testing.PickerAdmin;
 import dev.pointsman.picker.testing.PickerChannels;
 import dev.pointsman.testing.Await;
 import dev.pointsman.testing.LiveObjects;
@@ -21,10 +22,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -223,13 +220,6 @@ class EndpointChurnTest {
   }
 
   private String admin(String path) throws Exception {
-    HttpResponse<String> r =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.adminPort() + path))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(r.statusCode()).isEqualTo(200);
-    return r.body();
+    return PickerAdmin.get(app, path);
   }
 }

@@ -8,13 +8,10 @@ import dev.pointsman.extproc.testing.EnvoyReplay;
 import dev.pointsman.extproc.testing.Replies;
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.config.PickerConfig;
+import dev.pointsman.picker.testing.PickerAdmin;
 import dev.pointsman.picker.testing.PickerChannels;
 import dev.pointsman.testing.Await;
 import io.grpc.ManagedChannel;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -102,14 +99,7 @@ class CacheLossAppTest {
   }
 
   private String admin(String path) throws Exception {
-    HttpResponse<String> r =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.adminPort() + path))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(r.statusCode()).isEqualTo(200);
-    return r.body();
+    return PickerAdmin.get(app, path);
   }
 
   @ParameterizedTest
