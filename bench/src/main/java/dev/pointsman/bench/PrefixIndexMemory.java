@@ -45,7 +45,10 @@ public final class PrefixIndexMemory {
     long before = usedAfterCollection(rt);
     PrefixIndex index =
         new PrefixIndex(
-            PickerApp.PREFIX_BLOCKS_PER_ENDPOINT, PrefixIndex.Forgetting.TAIL_FIRST, maxBlocks);
+            PickerApp.PREFIX_BLOCKS_PER_ENDPOINT,
+            PrefixIndex.Forgetting.TAIL_FIRST,
+            maxBlocks,
+            PickerApp.PREFIX_CHECKPOINTS);
     SplittableRandom random = new SplittableRandom(1);
     long[] blocks = new long[PROMPT_BLOCKS];
     int prompts = PickerApp.PREFIX_BLOCKS_PER_ENDPOINT / PROMPT_BLOCKS + 1;

@@ -1,5 +1,6 @@
 package dev.pointsman.bench;
 
+import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.config.ReplicationSection;
 import dev.pointsman.picker.replication.Outbox;
 import dev.pointsman.picker.scheduling.Decision;
@@ -139,7 +140,12 @@ public class SchedulerBenchmark {
   public void setUp() {
     SplittableRandom seed = new SplittableRandom(42);
     PrefixHasher hasher = new PrefixHasher(PrefixHasher.DEFAULT.blockChars(), maxBlocks);
-    PrefixIndex index = new PrefixIndex(31_250);
+    PrefixIndex index =
+        new PrefixIndex(
+            PickerApp.PREFIX_BLOCKS_PER_ENDPOINT,
+            PrefixIndex.Forgetting.TAIL_FIRST,
+            PrefixIndex.UNBOUNDED,
+            PickerApp.PREFIX_CHECKPOINTS);
     InFlightTracker inFlight = new InFlightTracker();
     scheduler = new Scheduler(index, inFlight, hasher, System::nanoTime);
     policy =

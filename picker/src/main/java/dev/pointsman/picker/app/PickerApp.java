@@ -97,6 +97,13 @@ public final class PickerApp implements AutoCloseable {
   /** Prefix blocks remembered per endpoint (about 500k tokens of prompt); public for the bench. */
   public static final int PREFIX_BLOCKS_PER_ENDPOINT = 31_250;
 
+  /**
+   * Which blocks of a prompt the prefix index keeps: the first 512 (32,768 characters, about 8k
+   * tokens) every one, then one in 8 (about 128 tokens) and the last. Public for the bench.
+   */
+  public static final PrefixIndex.Checkpoints PREFIX_CHECKPOINTS =
+      new PrefixIndex.Checkpoints(512, 8);
+
   /** How often flow control looks for expired TTLs and deadlines besides scrapes and releases. */
   static final long FLOW_TICK_MILLIS = 50;
 
@@ -148,7 +155,8 @@ public final class PickerApp implements AutoCloseable {
         new PrefixIndex(
             PREFIX_BLOCKS_PER_ENDPOINT,
             PrefixIndex.Forgetting.TAIL_FIRST,
-            config.prefixIndex().maxBlocks(Runtime.getRuntime().maxMemory()));
+            config.prefixIndex().maxBlocks(Runtime.getRuntime().maxMemory()),
+            PREFIX_CHECKPOINTS);
     PrefixIndexMeters.register(metrics.registry(), prefixIndex);
     this.datastore = new Datastore(config.scrape().datastore(), inFlight, System::nanoTime);
     this.scrapeExecutor = Executors.newScheduledThreadPool(1, daemon("pointsman-scrape"));

@@ -7,6 +7,7 @@ import dev.pointsman.picker.flowcontrol.BudgetLevel;
 import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.replication.WireFormat.WireException;
 import dev.pointsman.picker.scheduling.Scheduler;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -38,11 +39,20 @@ import java.util.Map;
  *                                             //   double tokens = 5; double requests = 6; }
  *   repeated double answer_length = 8;        // {mean output tokens, answers seen}; absent from
  *                                             // older replicas, and then ignored
+ *   repeated Blocks prefix_kept = 9;          // as prefix, the keys of an index kept by
+ *   uint32 kept_dense = 10;                   // these checkpoints (PrefixIndex.Checkpoints)
+ *   uint32 kept_stride = 11;
  * }
  * </pre>
+ *
+ * <p>Prefix keys mean something only to an index that keeps the same blocks: an index that keeps
+ * every block writes them as {@code prefix}, as every release has; one kept by checkpoints writes
+ * them as {@code prefix_kept}, which releases from before checkpoints skip. A receiver absorbs the
+ * prefix keys only when their checkpoints are its own, and otherwise learns its prefixes afresh.
  */
 record Snapshot(
     Map<String, long[]> prefix,
+    PrefixIndex.Checkpoints prefixKeys,
     Map<String, List<String>> adapters,
     Map<String, double[]> ttftFits,
     Map<String, double[]> tpotFits,
@@ -59,6 +69,7 @@ record Snapshot(
   static Snapshot of(Scheduler scheduler, TokenBudgets budgets) {
     return new Snapshot(
         scheduler.prefixIndex().export(),
+        scheduler.prefixIndex().checkpoints(),
         scheduler.adapterHistory().export(),
         scheduler.latencyModel().export(),
         scheduler.tpotModel().export(),
@@ -76,7 +87,9 @@ record Snapshot(
    * Merges this snapshot into what {@code scheduler} knows, and its balances into {@code budgets}.
    */
   void absorbInto(Scheduler scheduler, TokenBudgets budgets) {
-    prefix.forEach(scheduler.prefixIndex()::restore);
+    if (prefixKeys.equals(scheduler.prefixIndex().checkpoints())) {
+      prefix.forEach(scheduler.prefixIndex()::restore);
+    }
     adapters.forEach((a, list) -> list.forEach(ad -> scheduler.adapterHistory().record(a, ad)));
     scheduler.latencyModel().restore(ttftFits);
     scheduler.tpotModel().restore(tpotFits);
@@ -88,8 +101,13 @@ record Snapshot(
   void writeTo(OutputStream stream) throws IOException {
     CodedOutputStream out = CodedOutputStream.newInstance(stream);
     out.writeUInt32(1, WireFormat.VERSION);
+    boolean everyBlock = prefixKeys.equals(PrefixIndex.Checkpoints.EVERY_BLOCK);
     for (var e : prefix.entrySet()) {
-      entry(out, 2, e.getKey(), o -> WireFormat.packedLongs(o, 2, e.getValue()));
+      entry(out, everyBlock ? 2 : 9, e.getKey(), o -> WireFormat.packedLongs(o, 2, e.getValue()));
+    }
+    if (!everyBlock) {
+      out.writeUInt32(10, prefixKeys.dense());
+      out.writeUInt32(11, prefixKeys.stride());
     }
     for (var e : adapters.entrySet()) {
       entry(
@@ -132,6 +150,7 @@ record Snapshot(
     Snapshot s =
         new Snapshot(
             new HashMap<>(),
+            PrefixIndex.Checkpoints.EVERY_BLOCK,
             new HashMap<>(),
             new HashMap<>(),
             new HashMap<>(),
@@ -139,6 +158,9 @@ record Snapshot(
             new ArrayList<>(),
             new double[0]);
     double[] answerLengths = new double[0];
+    Map<String, long[]> kept = new HashMap<>();
+    int keptDense = 0;
+    int keptStride = 0;
     int tag;
     try {
       while ((tag = in.readTag()) != 0) {
@@ -151,7 +173,15 @@ record Snapshot(
           answerLengths = WireFormat.readPackedDoubles(in);
           continue;
         }
-        if (field < 2 || field > 6) {
+        if (field == 10) {
+          keptDense = in.readUInt32();
+          continue;
+        }
+        if (field == 11) {
+          keptStride = in.readUInt32();
+          continue;
+        }
+        if (field < 2 || field > 6 && field != 9) {
           in.skipField(tag);
           continue;
         }
@@ -165,7 +195,7 @@ record Snapshot(
           int f = com.google.protobuf.WireFormat.getTagFieldNumber(t);
           if (f == 1) {
             address = e.readString();
-          } else if (f == 2 && field == 2) {
+          } else if (f == 2 && (field == 2 || field == 9)) {
             blocks = WireFormat.readPackedLongs(e, t, blocks);
           } else if (f == 2 && field == 3) {
             names.add(e.readString());
@@ -178,6 +208,7 @@ record Snapshot(
         address = WireFormat.required(address, "Snapshot entry address");
         switch (field) {
           case 2 -> s.prefix.put(address, blocks);
+          case 9 -> kept.put(address, blocks);
           case 3 -> s.adapters.put(address, names);
           case 4 -> s.ttftFits.put(address, state);
           case 5 -> s.tpotFits.put(address, state);
@@ -187,8 +218,32 @@ record Snapshot(
     } catch (IllegalArgumentException ex) {
       throw new WireException("malformed replication snapshot (" + ex.getMessage() + ")");
     }
+    Map<String, long[]> prefix = s.prefix;
+    PrefixIndex.Checkpoints prefixKeys = PrefixIndex.Checkpoints.EVERY_BLOCK;
+    if (!kept.isEmpty() || keptStride != 0) {
+      if (!s.prefix.isEmpty()) {
+        throw new WireException("replication snapshot with prefix keys of two kinds");
+      }
+      prefix = kept;
+      prefixKeys = checkpoints(keptDense, keptStride);
+    }
     return new Snapshot(
-        s.prefix, s.adapters, s.ttftFits, s.tpotFits, s.queuedWork, s.budgets, answerLengths);
+        prefix,
+        prefixKeys,
+        s.adapters,
+        s.ttftFits,
+        s.tpotFits,
+        s.queuedWork,
+        s.budgets,
+        answerLengths);
+  }
+
+  private static PrefixIndex.Checkpoints checkpoints(int dense, int stride) throws WireException {
+    try {
+      return new PrefixIndex.Checkpoints(dense, stride);
+    } catch (IllegalArgumentException ex) {
+      throw new WireException("malformed replication snapshot (" + ex.getMessage() + ")");
+    }
   }
 
   private static BudgetLevel level(CodedInputStream e) throws IOException, WireException {

@@ -239,7 +239,7 @@ public final class CycleState {
     }
     int depth = textMatches[i];
     return depth > 0
-        && prefixIndex.endsPrompt(address, promptBlocks[depth - 1])
+        && prefixIndex.endsPrompt(address, promptBlocks, depth)
         && !inFlight.sharedInFlight(address, promptBlocks, depth);
   }
 

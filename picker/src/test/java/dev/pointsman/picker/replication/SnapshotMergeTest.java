@@ -38,6 +38,47 @@ class SnapshotMergeTest {
     return Snapshot.readFrom(new ByteArrayInputStream(out.toByteArray()));
   }
 
+  private static Scheduler scheduler(PrefixIndex.Checkpoints checkpoints) {
+    return new Scheduler(
+        new PrefixIndex(
+            100_000, PrefixIndex.Forgetting.TAIL_FIRST, PrefixIndex.UNBOUNDED, checkpoints),
+        new InFlightTracker(),
+        PrefixHasher.DEFAULT,
+        () -> 0L);
+  }
+
+  @Test
+  void prefixKeysOfAnIndexKeptByCheckpointsGoOnlyToOneThatKeepsTheSame() throws Exception {
+    PrefixIndex.Checkpoints picker = new PrefixIndex.Checkpoints(256, 16);
+    long[] prompt = new java.util.SplittableRandom(5).longs(1_000).toArray();
+    Scheduler seasoned = scheduler(picker);
+    seasoned.learnPick(X, prompt, null, 0);
+    Snapshot snapshot = roundTrip(seasoned);
+    assertThat(snapshot.prefixKeys()).isEqualTo(picker);
+    assertThat(snapshot.prefix().get(X)).hasSize(picker.kept(1_000));
+
+    Scheduler late = scheduler(new PrefixIndex.Checkpoints(256, 16));
+    snapshot.absorbInto(late);
+    assertThat(late.prefixIndex().size(X)).isEqualTo(1_000);
+    assertThat(late.prefixIndex().match(prompt, List.of(X))).containsExactly(1_000);
+
+    Scheduler other = scheduler(new PrefixIndex.Checkpoints(128, 16));
+    snapshot.absorbInto(other);
+    assertThat(other.prefixIndex().size(X)).as("keys it would misread").isZero();
+
+    Scheduler everyBlock = scheduler(); // writes its keys as every release has
+    everyBlock.learnPick(X, prompt, null, 0);
+    Snapshot plain = roundTrip(everyBlock);
+    assertThat(plain.prefixKeys()).isEqualTo(PrefixIndex.Checkpoints.EVERY_BLOCK);
+    plain.absorbInto(late);
+    assertThat(late.prefixIndex().size(X))
+        .as("nor an index that keeps every block")
+        .isEqualTo(1_000);
+    Scheduler alike = scheduler();
+    plain.absorbInto(alike);
+    assertThat(alike.prefixIndex().match(prompt, List.of(X))).containsExactly(1_000);
+  }
+
   @Test
   void budgetBalancesTravelAndEachSideKeepsTheLowerOne() throws Exception {
     AtomicLong clock = new AtomicLong(1_000_000_000L);

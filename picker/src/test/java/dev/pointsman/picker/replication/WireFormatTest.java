@@ -12,6 +12,7 @@ import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.InFlightTracker.AdapterLoad;
 import dev.pointsman.picker.scheduling.InFlightTracker.Load;
 import dev.pointsman.picker.scheduling.LoraState;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -200,6 +201,7 @@ class WireFormatTest {
     Snapshot s =
         new Snapshot(
             Map.of("a:1", new long[] {3, 1, 2}),
+            PrefixIndex.Checkpoints.EVERY_BLOCK,
             Map.of("a:1", List.of("x", "y")),
             Map.of("a:1", new double[] {0.01, 1, 2, 3, 4, 5, 0.1}),
             Map.of("b:1", new double[] {0.5, 10, Double.NaN}),
@@ -214,6 +216,7 @@ class WireFormatTest {
     Snapshot back = Snapshot.readFrom(new ByteArrayInputStream(out.toByteArray()));
 
     assertThat(back.prefix().get("a:1")).containsExactly(3, 1, 2);
+    assertThat(back.prefixKeys()).isEqualTo(PrefixIndex.Checkpoints.EVERY_BLOCK);
     assertThat(back.adapters()).isEqualTo(s.adapters());
     assertThat(back.ttftFits().get("a:1")).containsExactly(s.ttftFits().get("a:1"));
     assertThat(back.tpotFits().get("b:1")).containsExactly(s.tpotFits().get("b:1"));

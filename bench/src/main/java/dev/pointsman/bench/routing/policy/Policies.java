@@ -186,7 +186,8 @@ public final class Policies {
         random,
         SpeedPriors.builtIn(),
         GIE_PREFIX_HASHER,
-        PrefixIndex.Forgetting.HEAD_FIRST);
+        PrefixIndex.Forgetting.HEAD_FIRST,
+        PrefixIndex.Checkpoints.EVERY_BLOCK);
   }
 
   /** The llm-d default blend, with GIE's LoRA-affinity scorer when {@code adapters}. */

@@ -94,7 +94,15 @@ final class SchedulerPolicy implements RoutingPolicy {
       FleetView fleet,
       RandomGenerator random,
       SpeedPriors priors) {
-    this(name, policy, fleet, random, priors, PrefixHasher.DEFAULT, Forgetting.TAIL_FIRST);
+    this(
+        name,
+        policy,
+        fleet,
+        random,
+        priors,
+        PrefixHasher.DEFAULT,
+        Forgetting.TAIL_FIRST,
+        PickerApp.PREFIX_CHECKPOINTS);
   }
 
   /**
@@ -102,6 +110,8 @@ final class SchedulerPolicy implements RoutingPolicy {
    *     PrefixHasher#DEFAULT}), or a baseline's
    * @param forgetting which of a prompt's blocks its prefix index forgets first: the picker's
    *     ({@link Forgetting#TAIL_FIRST}), or a baseline's
+   * @param checkpoints which of a prompt's blocks its prefix index keeps: the picker's ({@link
+   *     PickerApp#PREFIX_CHECKPOINTS}), or a baseline's (every one)
    */
   SchedulerPolicy(
       String name,
@@ -110,12 +120,17 @@ final class SchedulerPolicy implements RoutingPolicy {
       RandomGenerator random,
       SpeedPriors priors,
       PrefixHasher hasher,
-      Forgetting forgetting) {
+      Forgetting forgetting,
+      PrefixIndex.Checkpoints checkpoints) {
     this.name = name;
     this.fleet = fleet;
     this.scheduler =
         new Scheduler(
-            new PrefixIndex(PickerApp.PREFIX_BLOCKS_PER_ENDPOINT, forgetting),
+            new PrefixIndex(
+                PickerApp.PREFIX_BLOCKS_PER_ENDPOINT,
+                forgetting,
+                PrefixIndex.UNBOUNDED,
+                checkpoints),
             new InFlightTracker(),
             hasher,
             fleet::nowNanos,

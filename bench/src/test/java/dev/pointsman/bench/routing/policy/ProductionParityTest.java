@@ -116,7 +116,11 @@ class ProductionParityTest {
             pool -> view.pool(),
             new PolicyRegistry(recording(production)),
             new Scheduler(
-                new PrefixIndex(PickerApp.PREFIX_BLOCKS_PER_ENDPOINT),
+                new PrefixIndex(
+                    PickerApp.PREFIX_BLOCKS_PER_ENDPOINT,
+                    PrefixIndex.Forgetting.TAIL_FIRST,
+                    PrefixIndex.UNBOUNDED,
+                    PickerApp.PREFIX_CHECKPOINTS),
                 new InFlightTracker(),
                 PrefixHasher.DEFAULT,
                 view::nowNanos),

@@ -22,6 +22,13 @@ import java.util.function.ToIntFunction;
  * bytes of heap (docs/picker.md, "Memory"), so a thousand endpoints at their full bound would need
  * gigabytes; the total bound keeps the index inside the heap it was given.
  *
+ * <p>A long prompt may be kept by checkpoints ({@link Checkpoints}): every block of its head, then
+ * one block in so many, and its last. A kept block then stands for the blocks since the one kept
+ * before it, and bounds count the blocks kept ones stand for, so an endpoint's bound still means
+ * what its KV cache holds. Recording a 220 KB prompt touches 888 keys instead of 3,520 (the
+ * picker's checkpoints). A match is exact in the head and where a recorded prompt ended; elsewhere
+ * it is told to the last checkpoint held, fewer than {@code stride} blocks short of where it ends.
+ *
  * <p>Thread-safe: a lookup locks one stripe of {@link BlockHolders} per block, briefly; recording a
  * pick locks the chosen endpoint's LRU, and a stripe per block it adds or evicts. An endpoint that
  * comes or goes, or whose own bound changes, takes the index's lock to share out the total (lock
@@ -58,8 +65,66 @@ public final class PrefixIndex {
     HEAD_FIRST
   }
 
+  /**
+   * Which blocks of a prompt the index keeps: the first {@code dense} every one, then every {@code
+   * stride}-th (positions {@code dense - 1 + k × stride}), and the last. A kept block stands for
+   * the blocks since the one kept before it (its weight, at most {@code stride}); which blocks are
+   * kept, and their weights, depend on their positions only, so a block is the same key in every
+   * prompt that has it.
+   *
+   * @param dense leading blocks kept every one
+   * @param stride one block kept in so many after them, at most {@link #MAX_STRIDE}
+   */
+  public record Checkpoints(int dense, int stride) {
+    /** Every block kept: the index as the baselines' routers keep theirs. */
+    public static final Checkpoints EVERY_BLOCK = new Checkpoints(Integer.MAX_VALUE, 1);
+
+    /** The widest stride: a kept block's weight is held in its key's low four bits. */
+    public static final int MAX_STRIDE = 16;
+
+    public Checkpoints {
+      if (dense < 1) {
+        throw new IllegalArgumentException("dense: " + dense + " (expected >= 1)");
+      }
+      if (stride < 1 || stride > MAX_STRIDE) {
+        throw new IllegalArgumentException(
+            "stride: " + stride + " (expected 1 to " + MAX_STRIDE + ")");
+      }
+    }
+
+    boolean everyBlock() {
+      return stride == 1;
+    }
+
+    /** How many of a prompt of {@code n} blocks are kept. */
+    public int kept(int n) {
+      return n <= dense ? n : dense + (n - dense - 1) / stride + 1;
+    }
+
+    /** The position of the {@code j}-th kept block of a prompt of {@code n} blocks. */
+    int position(int j, int n) {
+      if (j < dense) {
+        return j;
+      }
+      return j == kept(n) - 1 ? n - 1 : dense - 1 + (j - dense + 1) * stride;
+    }
+
+    /** The blocks the block kept at {@code position} stands for: back to the one kept before. */
+    int weight(int position) {
+      if (position < dense) {
+        return 1;
+      }
+      int r = (position - (dense - 1)) % stride;
+      return r == 0 ? stride : r;
+    }
+  }
+
+  /** A checkpointed key's low bits: its weight less one. */
+  private static final long WEIGHT_BITS = Checkpoints.MAX_STRIDE - 1;
+
   private final int capacityPerEndpoint;
   private final Forgetting forgetting;
+  private final Checkpoints checkpoints;
   private final long maxBlocks;
   private final BlockHolders holders = new BlockHolders();
   private final ConcurrentHashMap<String, Lru> byEndpoint = new ConcurrentHashMap<>();
@@ -93,6 +158,22 @@ public final class PrefixIndex {
    * @param maxBlocks blocks remembered in all, or {@link #UNBOUNDED}
    */
   public PrefixIndex(int capacityPerEndpoint, Forgetting forgetting, long maxBlocks) {
+    this(capacityPerEndpoint, forgetting, maxBlocks, Checkpoints.EVERY_BLOCK);
+  }
+
+  /**
+   * @param capacityPerEndpoint blocks remembered per endpoint
+   * @param forgetting which of a prompt's blocks goes first
+   * @param maxBlocks blocks remembered in all, or {@link #UNBOUNDED}
+   * @param checkpoints which blocks of a prompt are kept; every block unless tails are forgotten
+   *     first (the search of {@link #match} relies on that)
+   */
+  public PrefixIndex(
+      int capacityPerEndpoint, Forgetting forgetting, long maxBlocks, Checkpoints checkpoints) {
+    if (!checkpoints.everyBlock() && forgetting != Forgetting.TAIL_FIRST) {
+      throw new IllegalArgumentException(
+          "checkpoints " + checkpoints + " need a prompt's tail forgotten first");
+    }
     if (capacityPerEndpoint < 1) {
       throw new IllegalArgumentException(
           "capacityPerEndpoint: " + capacityPerEndpoint + " (expected >= 1)");
@@ -103,6 +184,26 @@ public final class PrefixIndex {
     this.capacityPerEndpoint = capacityPerEndpoint;
     this.forgetting = forgetting;
     this.maxBlocks = maxBlocks;
+    this.checkpoints = checkpoints;
+  }
+
+  /**
+   * The key under which the block at {@code position} is kept. Every block kept: the block itself.
+   * By checkpoints: the block mixed, its low four bits replaced by its weight less one.
+   */
+  private long key(long block, int position) {
+    if (checkpoints.everyBlock()) {
+      return block;
+    }
+    long z = (block ^ (block >>> 33)) * 0xff51afd7ed558ccdL; // Murmur3's finalizer
+    z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+    z ^= z >>> 33;
+    return z & ~WEIGHT_BITS | (checkpoints.weight(position) - 1);
+  }
+
+  /** The blocks a kept key stands for ({@link #key}). */
+  private long weight(long key) {
+    return checkpoints.everyBlock() ? 1 : (key & WEIGHT_BITS) + 1;
   }
 
   /** Called, under the index's lock, each time the total bound starts or stops binding. */
@@ -116,22 +217,24 @@ public final class PrefixIndex {
    * the first ({@link Forgetting#HEAD_FIRST}).
    */
   public void record(String address, long[] blocks) {
-    touchAll(address, blocks, forgetting == Forgetting.TAIL_FIRST, true);
+    touchAll(address, blocks, false, forgetting == Forgetting.TAIL_FIRST, true);
   }
 
   /**
-   * Whether {@code block} is the last block of a prompt recorded for {@code address} that it still
-   * remembers: a prompt that goes on from there continues that one (a conversation's next turn, an
-   * agent's next step) rather than branching off a prefix many prompts share. Blocks restored from
-   * another replica's snapshot carry no such mark; a peer's picks do ({@link #record}).
+   * Whether the first {@code depth} of {@code blocks}, as {@link #match} told them for {@code
+   * address}, end where a prompt recorded for it ended, one it still remembers: a prompt that goes
+   * on from there continues that one (a conversation's next turn, an agent's next step) rather than
+   * branching off a prefix many prompts share. Blocks restored from another replica's snapshot
+   * carry no such mark; a peer's picks do ({@link #record}).
    */
-  public boolean endsPrompt(String address, long block) {
+  public boolean endsPrompt(String address, long[] blocks, int depth) {
     Lru lru = byEndpoint.get(address);
-    if (lru == null) {
+    if (lru == null || depth < 1) {
       return false;
     }
+    long key = key(blocks[depth - 1], depth - 1);
     synchronized (lru) {
-      return lru.ends.contains(block);
+      return lru.ends.contains(key);
     }
   }
 
@@ -140,17 +243,20 @@ public final class PrefixIndex {
    * {@link #export} gives them): what a late or healed replica absorbs.
    */
   public void restore(String address, long[] leastRecentFirst) {
-    touchAll(address, leastRecentFirst, false, false);
+    touchAll(address, leastRecentFirst, true, false, false);
   }
 
   /**
-   * Touches {@code blocks} on {@code address}'s LRU, in order or {@code lastFirst}; {@code
-   * markEnd}: the last block ends a prompt ({@link #endsPrompt}).
+   * Touches on {@code address}'s LRU the keys of {@code blocks} ({@code asKeys}: they are keys
+   * already, as {@link #export} gives them), in order or {@code lastFirst}; {@code markEnd}: the
+   * last ends a prompt ({@link #endsPrompt}).
    */
-  private void touchAll(String address, long[] blocks, boolean lastFirst, boolean markEnd) {
+  private void touchAll(
+      String address, long[] blocks, boolean asKeys, boolean lastFirst, boolean markEnd) {
     if (blocks.length == 0) {
       return;
     }
+    int kept = asKeys ? blocks.length : checkpoints.kept(blocks.length);
     while (true) {
       Lru lru = lruOf(address);
       synchronized (lru) {
@@ -158,21 +264,32 @@ public final class PrefixIndex {
           continue; // forgotten since it was looked up: record into the endpoint's new one
         }
         if (lastFirst) {
-          for (int b = blocks.length - 1; b >= 0; b--) {
-            touch(lru, blocks[b]);
+          for (int j = kept - 1; j >= 0; j--) {
+            touch(lru, keyOf(blocks, j, asKeys));
           }
         } else {
-          for (long block : blocks) {
-            touch(lru, block);
+          for (int j = 0; j < kept; j++) {
+            touch(lru, keyOf(blocks, j, asKeys));
           }
         }
-        long last = blocks[blocks.length - 1];
+        long last = keyOf(blocks, kept - 1, asKeys);
         if (markEnd && lru.blocks.contains(last)) {
           lru.ends.add(last); // held unless the prompt is longer than the bound
         }
         return;
       }
     }
+  }
+
+  /**
+   * The key of the {@code j}-th kept block of {@code blocks}, or {@code blocks[j]} {@code asKeys}.
+   */
+  private long keyOf(long[] blocks, int j, boolean asKeys) {
+    if (asKeys) {
+      return blocks[j];
+    }
+    int p = checkpoints.position(j, blocks.length);
+    return key(blocks[p], p);
   }
 
   /** {@code address}'s LRU, made at the index's own bound per endpoint if it has none. */
@@ -196,7 +313,8 @@ public final class PrefixIndex {
   private void touch(Lru lru, long block) {
     if (lru.blocks.addAndMoveToLast(block)) {
       holders.add(block, lru.self);
-      if (lru.blocks.size() > lru.capacity) {
+      lru.weight += weight(block);
+      while (lru.weight > lru.capacity) {
         forget(lru, lru.blocks.removeFirstLong());
       }
     }
@@ -206,10 +324,13 @@ public final class PrefixIndex {
   private void forget(Lru lru, long block) {
     holders.remove(block, lru.self[0]);
     lru.ends.remove(block);
+    lru.weight -= weight(block);
   }
 
   /**
-   * For each candidate, the number of leading blocks of {@code blocks} it holds.
+   * For each candidate, the number of leading blocks of {@code blocks} it holds. Kept by
+   * checkpoints, told to the last checkpoint it holds, or past it to the end of a prompt recorded
+   * there that ended before the next (a conversation's previous turn).
    *
    * <p>When tails are forgotten first, what an endpoint holds of any prompt is a prefix of it:
    * block k + 1 of a chain is only ever recorded with block k, and block k is touched after it, so
@@ -226,7 +347,7 @@ public final class PrefixIndex {
       return matched;
     }
     if (forgetting == Forgetting.TAIL_FIRST) {
-      for (String h : holders.of(blocks[0])) {
+      for (String h : holders.of(key(blocks[0], 0))) {
         int i = indexOf.applyAsInt(h);
         if (i >= 0) {
           matched[i] = heldPrefix(h, blocks);
@@ -251,23 +372,36 @@ public final class PrefixIndex {
     return matched;
   }
 
-  /** The length of the prefix of {@code blocks} that {@code address} holds; it holds the first. */
+  /**
+   * The length of the prefix of {@code blocks} that {@code address} holds, to its last kept block
+   * or a recorded prompt's end beyond it; it holds the first.
+   */
   private int heldPrefix(String address, long[] blocks) {
-    int lo = 1; // holds blocks[0, lo)
-    int hi = blocks.length; // holds no more than blocks[0, hi)
-    if (holders.holds(blocks[hi - 1], address)) {
-      return hi; // the whole prompt: the common case for a warm one
+    int n = blocks.length;
+    int lo = 1; // holds the kept blocks [0, lo)
+    int hi = checkpoints.kept(n); // holds no more than the kept blocks [0, hi)
+    if (holders.holds(key(blocks[n - 1], n - 1), address)) {
+      return n; // the whole prompt: the common case for a warm one
     }
     hi--;
     while (lo < hi) {
       int mid = (lo + hi + 1) >>> 1;
-      if (holders.holds(blocks[mid - 1], address)) {
+      int p = checkpoints.position(mid - 1, n);
+      if (holders.holds(key(blocks[p], p), address)) {
         lo = mid;
       } else {
         hi = mid - 1;
       }
     }
-    return lo;
+    int held = checkpoints.position(lo - 1, n);
+    // between the checkpoint held and the next, only a prompt's last block can be kept: the
+    // latest one held there, if any, is how far a prompt recorded here went
+    for (int p = checkpoints.position(lo, n) - 1; p > held; p--) {
+      if (holders.holds(key(blocks[p], p), address)) {
+        return p + 1;
+      }
+    }
+    return held + 1;
   }
 
   /** Convenience for callers with a list of candidate addresses. */
@@ -314,7 +448,7 @@ public final class PrefixIndex {
       if (capacity != lru.capacity) {
         synchronized (lru) {
           lru.capacity = capacity;
-          while (lru.blocks.size() > capacity) {
+          while (lru.weight > capacity) {
             forget(lru, lru.blocks.removeFirstLong());
           }
         }
@@ -356,20 +490,21 @@ public final class PrefixIndex {
     share();
   }
 
-  /** Blocks remembered for {@code address}. */
+  /** Blocks remembered for {@code address}: those kept, and those each kept one stands for. */
   public int size(String address) {
     Lru lru = byEndpoint.get(address);
     if (lru == null) {
       return 0;
     }
     synchronized (lru) {
-      return lru.blocks.size();
+      return (int) lru.weight;
     }
   }
 
   /**
-   * What is remembered, per endpoint, least recently used block first: {@link #restore restoring}
-   * each list into an empty index rebuilds the same state (a late replica's snapshot).
+   * What is remembered, per endpoint, as kept keys, least recently used first: {@link #restore
+   * restoring} each list into an empty index of the same {@link Checkpoints} rebuilds the same
+   * state (a late replica's snapshot).
    */
   public Map<String, long[]> export() {
     Map<String, long[]> out = new java.util.HashMap<>();
@@ -382,20 +517,28 @@ public final class PrefixIndex {
     return out;
   }
 
-  /** Distinct blocks held by any endpoint. */
+  /** Distinct keys held by any endpoint. */
   public int distinctBlocks() {
     return holders.size();
   }
 
-  /** Blocks remembered in all, one per endpoint that holds a block. */
+  /**
+   * Blocks remembered in all, one per endpoint that holds a block, counting those a kept block
+   * stands for: never more than {@link #maxBlocks}, and the keys behind them fewer.
+   */
   public long blocks() {
     long n = 0;
     for (Lru lru : byEndpoint.values()) {
       synchronized (lru) {
-        n += lru.blocks.size();
+        n += lru.weight;
       }
     }
     return n;
+  }
+
+  /** Which blocks of a prompt are kept. */
+  public Checkpoints checkpoints() {
+    return checkpoints;
   }
 
   /** The endpoints' own bounds added up: what the index would hold at most without its total. */
@@ -419,6 +562,9 @@ public final class PrefixIndex {
     final LongOpenHashSet ends = new LongOpenHashSet();
 
     final String[] self;
+
+    /** The blocks {@link #blocks} stand for ({@link #weight(long)}). */
+    long weight;
 
     /** Its own bound: the index's per endpoint, or what its KV cache holds; set under the index. */
     volatile int wanted;

@@ -37,25 +37,27 @@ class PrefixIndexTest {
     PrefixIndex index = new PrefixIndex(10);
     index.record(A, blocks(0, 4));
     index.record(A, blocks(0, 6)); // the next turn: block 3 was an end and stays one
-    assertThat(index.endsPrompt(A, 3)).isTrue();
-    assertThat(index.endsPrompt(A, 5)).isTrue();
-    assertThat(index.endsPrompt(A, 2)).as("inside a prompt").isFalse();
-    assertThat(index.endsPrompt(B, 5)).as("another endpoint").isFalse();
+    assertThat(index.endsPrompt(A, blocks(0, 4), 4)).isTrue();
+    assertThat(index.endsPrompt(A, blocks(0, 6), 6)).isTrue();
+    assertThat(index.endsPrompt(A, blocks(0, 3), 3)).as("inside a prompt").isFalse();
+    assertThat(index.endsPrompt(B, blocks(0, 6), 6)).as("another endpoint").isFalse();
 
     // six more blocks: the bound of 10 forgets the least recent two, the longer turn's tail
     // (blocks 5 and 4: a prompt is touched last block first)
     index.record(A, blocks(100, 106));
     assertThat(index.size(A)).isEqualTo(10);
-    assertThat(index.endsPrompt(A, 105)).isTrue();
-    assertThat(index.endsPrompt(A, 5)).as("forgotten with its block").isFalse();
-    assertThat(index.endsPrompt(A, 3)).isTrue();
+    assertThat(index.endsPrompt(A, blocks(100, 106), 6)).isTrue();
+    assertThat(index.endsPrompt(A, blocks(0, 6), 6)).as("forgotten with its block").isFalse();
+    assertThat(index.endsPrompt(A, blocks(0, 4), 4)).isTrue();
 
     index.limit(A, 6);
-    assertThat(index.endsPrompt(A, 3)).as("forgotten when the bound shrinks").isFalse();
+    assertThat(index.endsPrompt(A, blocks(0, 4), 4))
+        .as("forgotten when the bound shrinks")
+        .isFalse();
 
     PrefixIndex restored = new PrefixIndex(10);
     restored.restore(A, blocks(0, 4));
-    assertThat(restored.endsPrompt(A, 3)).as("a snapshot carries no ends").isFalse();
+    assertThat(restored.endsPrompt(A, blocks(0, 4), 4)).as("a snapshot carries no ends").isFalse();
   }
 
   @Test
@@ -442,5 +444,150 @@ class PrefixIndexTest {
       total += index.size(e);
     }
     assertThat(index.distinctBlocks()).isLessThanOrEqualTo(total);
+  }
+
+  // ---- kept by checkpoints
+
+  private static final PrefixIndex.Checkpoints SPARSE = new PrefixIndex.Checkpoints(8, 4);
+
+  @Test
+  void checkpointsKeepTheHeadEveryStrideAndTheLastAndWeighTheGapsBetween() {
+    for (int n = 1; n < 200; n++) {
+      int kept = SPARSE.kept(n);
+      int previous = -1;
+      long weights = 0;
+      for (int j = 0; j < kept; j++) {
+        int p = SPARSE.position(j, n);
+        assertThat(p).as("n=%d j=%d", n, j).isGreaterThan(previous).isLessThan(n);
+        assertThat(SPARSE.weight(p)).as("n=%d p=%d", n, p).isEqualTo(p - previous);
+        if (p < 8) {
+          assertThat(p).as("the head, every block").isEqualTo(j);
+        } else if (j < kept - 1) {
+          assertThat((p - 7) % 4).as("a checkpoint, n=%d p=%d", n, p).isZero();
+        }
+        weights += SPARSE.weight(p);
+        previous = p;
+      }
+      assertThat(previous).as("the last block is kept").isEqualTo(n - 1);
+      assertThat(weights).as("kept blocks stand for all of them").isEqualTo(n);
+      assertThat(kept).isLessThanOrEqualTo(Math.min(n, 8 + (n - 8 + 3) / 4));
+    }
+  }
+
+  @Test
+  void checkpointsMatchTheEveryBlockIndexToTheLastCheckpointItHolds() {
+    SplittableRandom random = new SplittableRandom(7);
+    PrefixIndex every = new PrefixIndex(10_000_000); // no bound reached: nothing forgotten
+    PrefixIndex sparse =
+        new PrefixIndex(
+            10_000_000, PrefixIndex.Forgetting.TAIL_FIRST, PrefixIndex.UNBOUNDED, SPARSE);
+    List<String> endpoints = List.of(A, B, C);
+    List<java.util.Set<Long>> endedAt = // each endpoint's recorded prompts, by their last block
+        List.of(new java.util.HashSet<>(), new java.util.HashSet<>(), new java.util.HashSet<>());
+    List<long[]> seen = new ArrayList<>(List.of(new SplittableRandom(3).longs(120).toArray()));
+    for (int round = 0; round < 2_000; round++) {
+      long[] prompt = branch(seen.get(random.nextInt(seen.size())), random);
+      seen.add(prompt);
+      if (random.nextInt(3) > 0) {
+        int e = random.nextInt(3);
+        every.record(endpoints.get(e), prompt);
+        sparse.record(endpoints.get(e), prompt);
+        endedAt.get(e).add(key(prompt, prompt.length));
+      }
+      int[] told = sparse.match(prompt, endpoints);
+      int[] truth = every.match(prompt, endpoints);
+      for (int i = 0; i < 3; i++) {
+        int m = told[i];
+        assertThat(m).as("round %d", round).isLessThanOrEqualTo(truth[i]);
+        if (truth[i] <= 8 || endedAt.get(i).contains(key(prompt, truth[i]))) {
+          assertThat(m)
+              .as("round %d: the head is kept whole, and where a prompt ended", round)
+              .isEqualTo(truth[i]);
+        } else {
+          assertThat(truth[i] - m).as("round %d: short of the truth", round).isLessThan(4);
+        }
+        assertThat(m == 0 || m <= 8 || (m - 8) % 4 == 0 || endedAt.get(i).contains(key(prompt, m)))
+            .as("told to a checkpoint or a recorded prompt's end: %d of %d", m, prompt.length)
+            .isTrue();
+      }
+    }
+  }
+
+  /** The block {@code length} blocks into {@code prompt}, or none. */
+  private static long key(long[] prompt, int length) {
+    return length == 0 ? Long.MIN_VALUE : prompt[length - 1];
+  }
+
+  /**
+   * A prompt that shares a random part of {@code from}, then goes its own way with blocks no other
+   * prompt has (a block stands for its whole prefix, as a chained hash does).
+   */
+  private static long[] branch(long[] from, SplittableRandom random) {
+    int shared = random.nextInt(from.length + 1);
+    long[] out = new long[Math.max(1, shared + random.nextInt(40))];
+    System.arraycopy(from, 0, out, 0, Math.min(shared, out.length));
+    for (int i = shared; i < out.length; i++) {
+      out[i] = random.nextLong();
+    }
+    return out;
+  }
+
+  @Test
+  void checkpointsBoundWhatKeptBlocksStandFor() {
+    PrefixIndex index =
+        new PrefixIndex(1_000, PrefixIndex.Forgetting.TAIL_FIRST, PrefixIndex.UNBOUNDED, SPARSE);
+    long[] prompt = new SplittableRandom(1).longs(103).toArray();
+    index.record(A, prompt);
+    assertThat(index.size(A)).isEqualTo(103);
+    assertThat(index.export().get(A)).hasSize(SPARSE.kept(103));
+    assertThat(index.distinctBlocks()).isEqualTo(SPARSE.kept(103));
+
+    index.limit(A, 50); // its tail goes first: what stays is a prefix of at most 50 blocks
+    assertThat(index.size(A)).isLessThanOrEqualTo(50).isGreaterThan(50 - 4);
+    int held = index.match(prompt, List.of(A))[0];
+    assertThat(held).isEqualTo(index.size(A));
+
+    PrefixIndex restored =
+        new PrefixIndex(1_000, PrefixIndex.Forgetting.TAIL_FIRST, PrefixIndex.UNBOUNDED, SPARSE);
+    index.export().forEach(restored::restore);
+    assertThat(restored.size(A)).isEqualTo(index.size(A));
+    assertThat(restored.match(prompt, List.of(A))).containsExactly(held);
+  }
+
+  @Test
+  void checkpointsTellTheNextTurnOfAConversationFromABranch() {
+    PrefixIndex index =
+        new PrefixIndex(1_000, PrefixIndex.Forgetting.TAIL_FIRST, PrefixIndex.UNBOUNDED, SPARSE);
+    long[] turn = new SplittableRandom(2).longs(30).toArray(); // ends between checkpoints 27, 31
+    index.record(A, turn);
+    long[] next = java.util.Arrays.copyOf(turn, 45);
+    for (int i = 30; i < 45; i++) {
+      next[i] = 1_000 + i;
+    }
+    int depth = index.match(next, List.of(A))[0];
+    assertThat(depth).as("past the last checkpoint, to the turn's end").isEqualTo(30);
+    assertThat(index.endsPrompt(A, next, depth)).isTrue();
+    assertThat(index.endsPrompt(A, next, 28)).as("the checkpoint before it").isFalse();
+
+    long[] branch = java.util.Arrays.copyOf(turn, 40);
+    for (int i = 20; i < 40; i++) {
+      branch[i] = 2_000 + i;
+    }
+    depth = index.match(branch, List.of(A))[0];
+    assertThat(depth).isEqualTo(20);
+    assertThat(index.endsPrompt(A, branch, depth)).as("a branch off the middle").isFalse();
+  }
+
+  @Test
+  void checkpointsNeedTailsForgottenFirst() {
+    assertThatThrownBy(
+            () ->
+                new PrefixIndex(
+                    10, PrefixIndex.Forgetting.HEAD_FIRST, PrefixIndex.UNBOUNDED, SPARSE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("tail forgotten first");
+    assertThatThrownBy(() -> new PrefixIndex.Checkpoints(8, 17))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("stride");
   }
 }
