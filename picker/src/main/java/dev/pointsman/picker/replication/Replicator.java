@@ -271,6 +271,7 @@ public final class Replicator implements Receiver, AutoCloseable {
                 r == null ? null : r.loads(),
                 r != null && r.delta(),
                 updates,
+                scheduler.prefixIndex().checkpoints(),
                 cfg.maxMessageBytes(),
                 oversize));
       }

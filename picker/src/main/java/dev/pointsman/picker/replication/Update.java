@@ -2,6 +2,7 @@ package dev.pointsman.picker.replication;
 
 import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.Scheduler;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 
 /** One fact a replica learned and shares: a pick, or an observed latency. */
 public sealed interface Update {
@@ -14,6 +15,23 @@ public sealed interface Update {
     @Override
     public void applyTo(Scheduler scheduler) {
       scheduler.learnPick(address, blocks, adapter, uncachedTokens);
+    }
+  }
+
+  /**
+   * A pick as another replica shares it: the prompt's keys in its prefix index, kept by {@code
+   * keptBy} ({@link PrefixIndex.Checkpoints#keyOf}).
+   */
+  record KeptPick(
+      String address,
+      long[] keys,
+      PrefixIndex.Checkpoints keptBy,
+      String adapter,
+      double uncachedTokens)
+      implements Update {
+    @Override
+    public void applyTo(Scheduler scheduler) {
+      scheduler.learnPickKeys(address, keys, keptBy, adapter, uncachedTokens);
     }
   }
 

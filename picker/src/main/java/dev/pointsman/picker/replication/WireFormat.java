@@ -8,6 +8,7 @@ import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.InFlightTracker.AdapterLoad;
 import dev.pointsman.picker.scheduling.InFlightTracker.Load;
 import dev.pointsman.picker.scheduling.LoraState;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,7 +40,10 @@ import java.util.Map;
  *   repeated AdapterLoad adapter = 8; }   // added within version 2: older readers skip it
  * message AdapterLoad { string adapter = 1; sint32 live = 2; sint32 loading = 3; }
  * message Pick { string address = 1; repeated fixed64 blocks = 2; string adapter = 3;
- *   double uncached_tokens = 4; }
+ *   double uncached_tokens = 4;
+ *   repeated fixed64 kept = 5;          // added within version 2, in place of blocks: the
+ *   uint32 kept_dense = 6;              // prompt's keys in the sender's prefix index, kept by
+ *   uint32 kept_stride = 7; }           // these checkpoints; older readers skip them
  * message Ttft { string address = 1; double analytic = 2; double base = 3; double adapter = 4;
  *   string lora = 5; uint32 loads_ahead = 6; double ttft = 7; }
  * message Tpot { string address = 1; double analytic = 2; double tpot = 3; }
@@ -165,12 +169,29 @@ final class WireFormat {
       List<Update> updates,
       int maxBytes,
       long[] oversize) {
+    return encode(
+        report, loads, delta, updates, PrefixIndex.Checkpoints.EVERY_BLOCK, maxBytes, oversize);
+  }
+
+  /**
+   * As {@link #encode(long, Map, boolean, List, int, long[])}, a pick's prompt given by its keys as
+   * {@code keys} keeps them (the sender's prefix index), or by every block's hash where it keeps
+   * every block.
+   */
+  static List<byte[]> encode(
+      long report,
+      Map<String, Load> loads,
+      boolean delta,
+      List<Update> updates,
+      PrefixIndex.Checkpoints keys,
+      int maxBytes,
+      long[] oversize) {
     List<Item> items = new ArrayList<>();
     if (loads != null) {
       loads.forEach((a, l) -> items.add(new Item(LOAD, load(a, l), true)));
     }
     for (Update u : updates) {
-      items.add(new Item(fieldOf(u), body(u), false));
+      items.add(new Item(fieldOf(u), body(u, keys), false));
     }
     List<List<Item>> messages = new ArrayList<>();
     List<Item> current = new ArrayList<>();
@@ -275,6 +296,7 @@ final class WireFormat {
   private static int fieldOf(Update u) {
     return switch (u) {
       case Update.Pick p -> PICK;
+      case Update.KeptPick p -> PICK;
       case Update.Ttft t -> TTFT;
       case Update.Tpot t -> TPOT;
     };
@@ -303,13 +325,27 @@ final class WireFormat {
         });
   }
 
-  private static byte[] body(Update u) {
+  private static byte[] body(Update u, PrefixIndex.Checkpoints keys) {
     return bytes(
         out -> {
           switch (u) {
             case Update.Pick p -> {
               out.writeString(1, p.address());
-              packedLongs(out, 2, p.blocks());
+              if (keys.equals(PrefixIndex.Checkpoints.EVERY_BLOCK)) {
+                packedLongs(out, 2, p.blocks());
+              } else {
+                keptLongs(out, p.blocks(), keys);
+              }
+              if (p.adapter() != null) {
+                out.writeString(3, p.adapter());
+              }
+              out.writeDouble(4, p.uncachedTokens());
+            }
+            case Update.KeptPick p -> { // passed on as it came
+              out.writeString(1, p.address());
+              packedLongs(out, 5, p.keys());
+              out.writeUInt32(6, p.keptBy().dense());
+              out.writeUInt32(7, p.keptBy().stride());
               if (p.adapter() != null) {
                 out.writeString(3, p.adapter());
               }
@@ -380,6 +416,9 @@ final class WireFormat {
     String address = null;
     String adapter = null;
     long[] blocks = new long[0];
+    long[] kept = null;
+    int dense = 0;
+    int stride = 0;
     double uncached = 0;
     int tag;
     while ((tag = in.readTag()) != 0) {
@@ -388,10 +427,22 @@ final class WireFormat {
         case 2 -> blocks = readPackedLongs(in, tag, blocks);
         case 3 -> adapter = in.readString();
         case 4 -> uncached = in.readDouble();
+        case 5 -> kept = readPackedLongs(in, tag, kept == null ? new long[0] : kept);
+        case 6 -> dense = in.readUInt32();
+        case 7 -> stride = in.readUInt32();
         default -> in.skipField(tag);
       }
     }
-    return new Update.Pick(required(address, "Pick.address"), blocks, adapter, uncached);
+    address = required(address, "Pick.address");
+    if (kept == null) {
+      return new Update.Pick(address, blocks, adapter, uncached);
+    }
+    if (blocks.length > 0) {
+      throw new IllegalArgumentException("Pick with both blocks and kept keys");
+    }
+    // a bad dense or stride throws IllegalArgumentException: a malformed message
+    return new Update.KeptPick(
+        address, kept, new PrefixIndex.Checkpoints(dense, stride), adapter, uncached);
   }
 
   private static Update readTtft(CodedInputStream in) throws IOException {
@@ -448,19 +499,35 @@ final class WireFormat {
     }
   }
 
+  /** Writes the keys of {@code blocks} as {@code keys} keeps them: the fields kept, kept_*. */
+  private static void keptLongs(CodedOutputStream out, long[] blocks, PrefixIndex.Checkpoints keys)
+      throws IOException {
+    int kept = keys.kept(blocks.length);
+    if (kept > 0) {
+      out.writeTag(5, com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED);
+      out.writeUInt32NoTag(kept * 8);
+      for (int j = 0; j < kept; j++) {
+        out.writeFixed64NoTag(keys.keyOf(blocks, j));
+      }
+    }
+    out.writeUInt32(6, keys.dense());
+    out.writeUInt32(7, keys.stride());
+  }
+
   /** Reads a packed (or, as protobuf allows, unpacked) repeated fixed64, appended to {@code to}. */
   static long[] readPackedLongs(CodedInputStream in, int tag, long[] to) throws IOException {
     if (com.google.protobuf.WireFormat.getTagWireType(tag) != FieldType.FIXED64.getWireType()) {
       int limit = in.pushLimit(in.readRawVarint32());
-      List<Long> vs = new ArrayList<>();
-      while (in.getBytesUntilLimit() > 0) {
-        vs.add(in.readFixed64());
+      int bytes = in.getBytesUntilLimit();
+      if (bytes % Long.BYTES != 0) {
+        throw new IllegalArgumentException(
+            "packed fixed64 field of " + bytes + " bytes (expected a multiple of 8)");
+      }
+      long[] out = java.util.Arrays.copyOf(to, to.length + bytes / Long.BYTES);
+      for (int i = to.length; i < out.length; i++) {
+        out[i] = in.readFixed64();
       }
       in.popLimit(limit);
-      long[] out = java.util.Arrays.copyOf(to, to.length + vs.size());
-      for (int i = 0; i < vs.size(); i++) {
-        out[to.length + i] = vs.get(i);
-      }
       return out;
     }
     long[] out = java.util.Arrays.copyOf(to, to.length + 1);

@@ -210,6 +210,24 @@ public final class Scheduler {
     queuedWork.add(address, uncachedTokens);
   }
 
+  /**
+   * As {@link #learnPick}, the prompt given by its prefix-index keys as {@code keptBy} keeps them
+   * (another replica's index): taken only if this index keeps the same blocks; the adapter and the
+   * queued work are learned either way.
+   */
+  public void learnPickKeys(
+      String address,
+      long[] keys,
+      PrefixIndex.Checkpoints keptBy,
+      String adapter,
+      double uncachedTokens) {
+    if (keptBy.equals(prefixIndex.checkpoints())) {
+      prefixIndex.recordKeys(address, keys);
+    }
+    adapters.record(address, adapter);
+    queuedWork.add(address, uncachedTokens);
+  }
+
   public InFlightTracker inFlight() {
     return inFlight;
   }

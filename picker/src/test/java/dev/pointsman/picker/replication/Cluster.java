@@ -1,5 +1,6 @@
 package dev.pointsman.picker.replication;
 
+import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.config.ReplicationSection;
 import dev.pointsman.picker.flowcontrol.TokenBudgets;
 import dev.pointsman.picker.scheduling.Decision;
@@ -113,7 +114,14 @@ final class Cluster implements AutoCloseable {
             shareLatencies);
     Scheduler scheduler =
         new Scheduler(
-            new PrefixIndex(10_000), new InFlightTracker(), PrefixHasher.DEFAULT, System::nanoTime);
+            new PrefixIndex( // the picker's index, but a smaller bound
+                10_000,
+                PrefixIndex.Forgetting.TAIL_FIRST,
+                PrefixIndex.UNBOUNDED,
+                PickerApp.PREFIX_CHECKPOINTS),
+            new InFlightTracker(),
+            PrefixHasher.DEFAULT,
+            System::nanoTime);
     Replicator replicator =
         new Replicator(cfg, "r" + i, scheduler, System::nanoTime, budgets).start();
     Replica r = new Replica(scheduler, replicator);
@@ -153,6 +161,16 @@ final class Cluster implements AutoCloseable {
   @Override
   public void close() {
     started.forEach(r -> r.replicator().close());
+  }
+
+  /** A scheduler alone, its prefix index keeping prompts by {@code checkpoints}, its clock 0. */
+  static Scheduler scheduler(PrefixIndex.Checkpoints checkpoints) {
+    return new Scheduler(
+        new PrefixIndex(
+            100_000, PrefixIndex.Forgetting.TAIL_FIRST, PrefixIndex.UNBOUNDED, checkpoints),
+        new InFlightTracker(),
+        PrefixHasher.DEFAULT,
+        () -> 0L);
   }
 
   record Replica(Scheduler scheduler, Replicator replicator) {

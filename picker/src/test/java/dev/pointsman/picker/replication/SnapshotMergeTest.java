@@ -38,31 +38,22 @@ class SnapshotMergeTest {
     return Snapshot.readFrom(new ByteArrayInputStream(out.toByteArray()));
   }
 
-  private static Scheduler scheduler(PrefixIndex.Checkpoints checkpoints) {
-    return new Scheduler(
-        new PrefixIndex(
-            100_000, PrefixIndex.Forgetting.TAIL_FIRST, PrefixIndex.UNBOUNDED, checkpoints),
-        new InFlightTracker(),
-        PrefixHasher.DEFAULT,
-        () -> 0L);
-  }
-
   @Test
   void prefixKeysOfAnIndexKeptByCheckpointsGoOnlyToOneThatKeepsTheSame() throws Exception {
     PrefixIndex.Checkpoints picker = new PrefixIndex.Checkpoints(256, 16);
     long[] prompt = new java.util.SplittableRandom(5).longs(1_000).toArray();
-    Scheduler seasoned = scheduler(picker);
+    Scheduler seasoned = Cluster.scheduler(picker);
     seasoned.learnPick(X, prompt, null, 0);
     Snapshot snapshot = roundTrip(seasoned);
     assertThat(snapshot.prefixKeys()).isEqualTo(picker);
     assertThat(snapshot.prefix().get(X)).hasSize(picker.kept(1_000));
 
-    Scheduler late = scheduler(new PrefixIndex.Checkpoints(256, 16));
+    Scheduler late = Cluster.scheduler(new PrefixIndex.Checkpoints(256, 16));
     snapshot.absorbInto(late);
     assertThat(late.prefixIndex().size(X)).isEqualTo(1_000);
     assertThat(late.prefixIndex().match(prompt, List.of(X))).containsExactly(1_000);
 
-    Scheduler other = scheduler(new PrefixIndex.Checkpoints(128, 16));
+    Scheduler other = Cluster.scheduler(new PrefixIndex.Checkpoints(128, 16));
     snapshot.absorbInto(other);
     assertThat(other.prefixIndex().size(X)).as("keys it would misread").isZero();
 

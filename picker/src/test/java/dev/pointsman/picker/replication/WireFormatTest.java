@@ -12,6 +12,7 @@ import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.InFlightTracker.AdapterLoad;
 import dev.pointsman.picker.scheduling.InFlightTracker.Load;
 import dev.pointsman.picker.scheduling.LoraState;
+import dev.pointsman.picker.scheduling.Scheduler;
 import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -54,6 +55,83 @@ class WireFormatTest {
     assertThat(ttft.prediction().predictedSeconds()).isEqualTo(PREDICTION.predictedSeconds());
     assertThat(ttft.prediction().loadsAhead()).isEqualTo(2);
     assertThat(b.updates().get(3)).isEqualTo(new Update.Tpot("10.0.0.2:8000", 0.01, 0.012));
+  }
+
+  @Test
+  void aPickFromAnIndexKeptByCheckpointsTravelsAsItsKeysAndTeachesAPeerAsThePickWould()
+      throws Exception {
+    PrefixIndex.Checkpoints picker = new PrefixIndex.Checkpoints(512, 8);
+    long[] prompt = new java.util.SplittableRandom(11).longs(3_520).toArray(); // a 220 KB prompt
+    List<Update> updates = List.of(new Update.Pick("10.0.0.1:8000", prompt, "sql", 12.5));
+
+    byte[] raw = WireFormat.encode(0, null, updates, 60_000, new long[1]).get(0);
+    byte[] kept = WireFormat.encode(0, null, false, updates, picker, 60_000, new long[1]).get(0);
+    assertThat(raw.length).isGreaterThan(3_520 * 8);
+    assertThat(kept.length).isLessThan(888 * 8 + 100);
+
+    var pick = (Update.KeptPick) WireFormat.decode(kept, 0, kept.length).updates().get(0);
+    assertThat(pick.keptBy()).isEqualTo(picker);
+    assertThat(pick.keys()).hasSize(picker.kept(3_520));
+    Scheduler told = Cluster.scheduler(picker);
+    pick.applyTo(told);
+    Scheduler picked = Cluster.scheduler(picker);
+    picked.learnPick("10.0.0.1:8000", prompt, "sql", 12.5);
+    assertThat(told.prefixIndex().export().get("10.0.0.1:8000"))
+        .containsExactly(picked.prefixIndex().export().get("10.0.0.1:8000"));
+    assertThat(told.prefixIndex().endsPrompt("10.0.0.1:8000", prompt, 3_520)).isTrue();
+    assertThat(told.adapterHistory().mostRecent("10.0.0.1:8000", 1)).containsExactly("sql");
+
+    Scheduler other = Cluster.scheduler(new PrefixIndex.Checkpoints(256, 8));
+    pick.applyTo(other);
+    assertThat(other.prefixIndex().size("10.0.0.1:8000")).as("keys it would misread").isZero();
+    assertThat(other.adapterHistory().mostRecent("10.0.0.1:8000", 1)).containsExactly("sql");
+
+    // a replica that passes it on sends what it received
+    byte[] again =
+        WireFormat.encode(0, null, false, List.of(pick), picker, 60_000, new long[1]).get(0);
+    assertThat(
+            ((Update.KeptPick) WireFormat.decode(again, 0, again.length).updates().get(0)).keys())
+        .containsExactly(pick.keys());
+  }
+
+  /** A message of one pick whose fields after its address {@code rest} writes. */
+  private static byte[] pickMessage(WireFormat.Body rest) {
+    return WireFormat.bytes(
+        o -> {
+          o.writeUInt32(1, WireFormat.VERSION);
+          o.writeByteArray(
+              5,
+              WireFormat.bytes(
+                  p -> {
+                    p.writeString(1, "a:1");
+                    rest.write(p);
+                  }));
+        });
+  }
+
+  @Test
+  void aMalformedPickIsRefused() throws Exception {
+    byte[] badStride =
+        pickMessage(
+            p -> {
+              WireFormat.packedLongs(p, 5, new long[] {1, 2});
+              p.writeUInt32(6, 512);
+              p.writeUInt32(7, 0);
+            });
+    byte[] both =
+        pickMessage(
+            p -> {
+              WireFormat.packedLongs(p, 2, new long[] {1, 2});
+              WireFormat.packedLongs(p, 5, new long[] {1, 2});
+              p.writeUInt32(6, 512);
+              p.writeUInt32(7, 8);
+            });
+    byte[] ragged = pickMessage(p -> p.writeByteArray(2, new byte[12])); // fixed64s of 12 bytes
+    for (byte[] m : List.of(badStride, both, ragged)) {
+      assertThatThrownBy(() -> WireFormat.decode(m, 0, m.length))
+          .isInstanceOf(WireException.class)
+          .hasMessageContaining("malformed replication message");
+    }
   }
 
   @Test

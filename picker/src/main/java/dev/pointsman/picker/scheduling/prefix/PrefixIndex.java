@@ -82,6 +82,9 @@ public final class PrefixIndex {
     /** The widest stride: a kept block's weight is held in its key's low four bits. */
     public static final int MAX_STRIDE = 16;
 
+    /** A checkpointed key's low bits: its weight less one. */
+    private static final long WEIGHT_BITS = MAX_STRIDE - 1;
+
     public Checkpoints {
       if (dense < 1) {
         throw new IllegalArgumentException("dense: " + dense + " (expected >= 1)");
@@ -109,6 +112,26 @@ public final class PrefixIndex {
       return j == kept(n) - 1 ? n - 1 : dense - 1 + (j - dense + 1) * stride;
     }
 
+    /**
+     * The key under which the block at {@code position} is kept. Every block kept: the block
+     * itself. By checkpoints: the block mixed, its low four bits replaced by its weight less one.
+     */
+    public long key(long block, int position) {
+      if (everyBlock()) {
+        return block;
+      }
+      long z = (block ^ (block >>> 33)) * 0xff51afd7ed558ccdL; // Murmur3's finalizer
+      z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+      z ^= z >>> 33;
+      return z & ~WEIGHT_BITS | (weight(position) - 1);
+    }
+
+    /** The key of the {@code j}-th kept block of the prompt {@code blocks}. */
+    public long keyOf(long[] blocks, int j) {
+      int p = position(j, blocks.length);
+      return key(blocks[p], p);
+    }
+
     /** The blocks the block kept at {@code position} stands for: back to the one kept before. */
     int weight(int position) {
       if (position < dense) {
@@ -118,9 +141,6 @@ public final class PrefixIndex {
       return r == 0 ? stride : r;
     }
   }
-
-  /** A checkpointed key's low bits: its weight less one. */
-  private static final long WEIGHT_BITS = Checkpoints.MAX_STRIDE - 1;
 
   private final int capacityPerEndpoint;
   private final Forgetting forgetting;
@@ -187,23 +207,13 @@ public final class PrefixIndex {
     this.checkpoints = checkpoints;
   }
 
-  /**
-   * The key under which the block at {@code position} is kept. Every block kept: the block itself.
-   * By checkpoints: the block mixed, its low four bits replaced by its weight less one.
-   */
   private long key(long block, int position) {
-    if (checkpoints.everyBlock()) {
-      return block;
-    }
-    long z = (block ^ (block >>> 33)) * 0xff51afd7ed558ccdL; // Murmur3's finalizer
-    z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
-    z ^= z >>> 33;
-    return z & ~WEIGHT_BITS | (checkpoints.weight(position) - 1);
+    return checkpoints.key(block, position);
   }
 
-  /** The blocks a kept key stands for ({@link #key}). */
+  /** The blocks a kept key stands for ({@link Checkpoints#key}). */
   private long weight(long key) {
-    return checkpoints.everyBlock() ? 1 : (key & WEIGHT_BITS) + 1;
+    return checkpoints.everyBlock() ? 1 : (key & Checkpoints.WEIGHT_BITS) + 1;
   }
 
   /** Called, under the index's lock, each time the total bound starts or stops binding. */
@@ -218,6 +228,14 @@ public final class PrefixIndex {
    */
   public void record(String address, long[] blocks) {
     touchAll(address, blocks, false, forgetting == Forgetting.TAIL_FIRST, true);
+  }
+
+  /**
+   * As {@link #record}, from a prompt's kept keys ({@link Checkpoints#keyOf}, by this index's own
+   * checkpoints), in order: another replica's pick as it shares it.
+   */
+  public void recordKeys(String address, long[] keys) {
+    touchAll(address, keys, true, forgetting == Forgetting.TAIL_FIRST, true);
   }
 
   /**
@@ -285,11 +303,7 @@ public final class PrefixIndex {
    * The key of the {@code j}-th kept block of {@code blocks}, or {@code blocks[j]} {@code asKeys}.
    */
   private long keyOf(long[] blocks, int j, boolean asKeys) {
-    if (asKeys) {
-      return blocks[j];
-    }
-    int p = checkpoints.position(j, blocks.length);
-    return key(blocks[p], p);
+    return asKeys ? blocks[j] : checkpoints.keyOf(blocks, j);
   }
 
   /** {@code address}'s LRU, made at the index's own bound per endpoint if it has none. */
