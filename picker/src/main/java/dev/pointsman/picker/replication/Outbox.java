@@ -3,6 +3,7 @@ package dev.pointsman.picker.replication;
 import dev.pointsman.picker.config.ReplicationSection;
 import dev.pointsman.picker.scheduling.Decision;
 import dev.pointsman.picker.scheduling.Learning;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -48,16 +49,29 @@ public final class Outbox implements Learning {
   }
 
   /**
-   * The outbox of a replica configured by {@code cfg}: a pick shares no more leading blocks than a
-   * message of {@code maxMessageBytes} holds (8 bytes each; 7,372 at the default 60,000), so a long
-   * prompt's pick is shortened rather than left out of every message; latencies only with {@code
-   * shareLatencies}.
+   * The outbox of a replica configured by {@code cfg} whose prefix index keeps every block: a pick
+   * shares no more leading blocks than a message of {@code maxMessageBytes} holds (8 bytes each;
+   * 7,372 at the default 60,000), so a long prompt's pick is shortened rather than left out of
+   * every message; latencies only with {@code shareLatencies}.
    */
   public static Outbox of(ReplicationSection cfg) {
+    return of(cfg, PrefixIndex.Checkpoints.EVERY_BLOCK);
+  }
+
+  /**
+   * As {@link #of(ReplicationSection)}, for a replica whose prefix index keeps prompts by {@code
+   * checkpoints}: a pick travels as its kept keys, so it is shortened only where those would not
+   * fit (never, with the picker's checkpoints and the default message size: 7,372 keys stand for
+   * 55,392 blocks, more than the hasher reads).
+   */
+  public static Outbox of(ReplicationSection cfg, PrefixIndex.Checkpoints checkpoints) {
+    long keys = (cfg.maxMessageBytes() - PICK_OVERHEAD_BYTES) / Long.BYTES;
+    long blocks =
+        keys <= checkpoints.dense()
+            ? keys
+            : checkpoints.dense() + (keys - checkpoints.dense()) * checkpoints.stride();
     return new Outbox(
-        cfg.queueCapacity(),
-        (cfg.maxMessageBytes() - PICK_OVERHEAD_BYTES) / Long.BYTES,
-        cfg.shareLatencies());
+        cfg.queueCapacity(), (int) Math.min(Integer.MAX_VALUE, blocks), cfg.shareLatencies());
   }
 
   @Override

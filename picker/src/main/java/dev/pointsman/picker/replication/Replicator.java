@@ -91,7 +91,7 @@ public final class Replicator implements Receiver, AutoCloseable {
     this.name = name;
     this.scheduler = scheduler;
     this.nanoClock = nanoClock;
-    this.outbox = Outbox.of(cfg);
+    this.outbox = Outbox.of(cfg, scheduler.prefixIndex().checkpoints());
     this.reports = new LoadReports(TimeUnit.MILLISECONDS.toNanos(cfg.staleMillis()) / 3);
     this.peers =
         new PeerLoads(

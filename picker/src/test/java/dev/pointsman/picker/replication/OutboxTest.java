@@ -3,6 +3,7 @@ package dev.pointsman.picker.replication;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pointsman.picker.config.ReplicationSection;
+import dev.pointsman.picker.scheduling.prefix.PrefixIndex;
 import java.util.List;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,38 @@ class OutboxTest {
             -1, null, updates, ReplicationSection.DEFAULTS.maxMessageBytes(), oversize);
     assertThat(oversize[0]).isZero();
     assertThat(messages).isNotEmpty();
+  }
+
+  @Test
+  void aPickOfAnIndexKeptByCheckpointsIsShortenedOnlyWhereItsKeysWouldNotFit() {
+    PrefixIndex.Checkpoints picker = new PrefixIndex.Checkpoints(512, 8);
+    long[] longPrompt = LongStream.range(0, 8_192).toArray();
+    Outbox whole = Outbox.of(ReplicationSection.DEFAULTS, picker);
+    whole.picked("a:1", longPrompt, null, 10);
+    List<Update> updates = whole.drain();
+    assertThat(((Update.Pick) updates.get(0)).blocks()).isEqualTo(longPrompt);
+    long[] oversize = new long[1];
+    List<byte[]> messages =
+        WireFormat.encode(
+            -1,
+            null,
+            false,
+            updates,
+            picker,
+            ReplicationSection.DEFAULTS.maxMessageBytes(),
+            oversize);
+    assertThat(oversize[0]).isZero();
+    assertThat(messages).hasSize(1);
+
+    // a message of 8 KiB holds (8,192 − 1,024) ÷ 8 = 896 keys: 512 blocks, then 384 of 8 each
+    ReplicationSection small =
+        new ReplicationSection(
+            null, null, null, null, null, null, null, 8_192, null, null, null, null, null, null);
+    Outbox shortened = Outbox.of(small, picker);
+    shortened.picked("a:1", longPrompt, null, 10);
+    long[] shared = ((Update.Pick) shortened.drain().get(0)).blocks();
+    assertThat(shared).hasSize(512 + 384 * 8);
+    assertThat(picker.kept(shared.length)).isEqualTo(896);
   }
 
   @Test

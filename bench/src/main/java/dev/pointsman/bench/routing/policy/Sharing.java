@@ -52,7 +52,7 @@ final class Sharing {
     this.batchNanos = TimeUnit.MILLISECONDS.toNanos(cfg.batchMillis());
     long staleNanos = TimeUnit.MILLISECONDS.toNanos(cfg.staleMillis());
     for (Scheduler s : schedulers) {
-      Outbox outbox = Outbox.of(cfg);
+      Outbox outbox = Outbox.of(cfg, s.prefixIndex().checkpoints()); // as the replicator does
       s.shareWith(outbox);
       s.learnFromShareOf(cfg.latencySplit(schedulers.size())); // as the replicator does
       members.add(
