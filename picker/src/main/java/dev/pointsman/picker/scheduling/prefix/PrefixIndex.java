@@ -93,6 +93,9 @@ public final class PrefixIndex {
         throw new IllegalArgumentException(
             "stride: " + stride + " (expected 1 to " + MAX_STRIDE + ")");
       }
+      if (stride == 1) {
+        dense = Integer.MAX_VALUE; // every block kept, however it is written: one value
+      }
     }
 
     boolean everyBlock() {

@@ -586,6 +586,7 @@ class PrefixIndexTest {
                     10, PrefixIndex.Forgetting.HEAD_FIRST, PrefixIndex.UNBOUNDED, SPARSE))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("tail forgotten first");
+    assertThat(new PrefixIndex.Checkpoints(8, 1)).isEqualTo(PrefixIndex.Checkpoints.EVERY_BLOCK);
     assertThatThrownBy(() -> new PrefixIndex.Checkpoints(8, 17))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("stride");
