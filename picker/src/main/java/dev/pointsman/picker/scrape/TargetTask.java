@@ -180,9 +180,10 @@ final class TargetTask {
   }
 
   private void finish(HttpBody response, Throwable error, long start) {
+    Runnable counted = null;
     try {
       if (!stopped) {
-        handle(response, error, start);
+        counted = handle(response, error, start);
       }
     } catch (RuntimeException e) {
       log.warn("scrape listener failed for {}", target.address(), e);
@@ -191,26 +192,32 @@ final class TargetTask {
       ctx.permits().release();
       inFlight.set(false);
     }
+    if (counted != null) {
+      counted.run(); // once the target may be scraped again: a scrape counted is a scrape done
+    }
   }
 
-  private void handle(HttpBody response, Throwable error, long start) {
+  /**
+   * Tells the listener what the scrape found; returns its count for the observer, which {@link
+   * #finish} runs after the target is free for its next scrape.
+   */
+  private Runnable handle(HttpBody response, Throwable error, long start) {
     if (error != null) {
       String reason = Failures.reason(error);
       if (reason.equals("tls")) {
         warnings.tls(metricsUri, error);
       }
-      fail(reason, start);
+      return fail(reason, start);
     } else if (response.status() != 200) {
-      fail("http_" + response.status(), start);
+      return fail("http_" + response.status(), start);
     } else if (Failures.notPrometheusText(response)) {
       warnings.notPrometheusText(metricsUri);
-      fail(Failures.NOT_PROMETHEUS_TEXT, start);
+      return fail(Failures.NOT_PROMETHEUS_TEXT, start);
     } else {
       ParseResult parsed = target.engine().parser().parse(response.bytes(), 0, response.length());
       Mapping mapping = mapper.map(parsed.samples(), start);
       if (mapping.unusable()) {
-        fail("parse", start);
-        return;
+        return fail("parse", start);
       }
       warnings.missing(mapping.missing());
       warnings.notServing(mapping.notServing());
@@ -225,7 +232,9 @@ final class TargetTask {
               mapping.restarted());
       ctx.listener().onSuccess(target.address(), mapping.metrics().withListing(l), report);
       long duration = ctx.nanoTime().getAsLong() - start;
-      ctx.observer().scraped(target.engine(), duration, parsed.skippedLines(), mapping.missing());
+      int skippedLines = parsed.skippedLines();
+      return () ->
+          ctx.observer().scraped(target.engine(), duration, skippedLines, mapping.missing());
     }
   }
 
@@ -282,8 +291,9 @@ final class TargetTask {
     }
   }
 
-  private void fail(String reason, long start) {
+  private Runnable fail(String reason, long start) {
     ctx.listener().onFailure(target.address(), reason);
-    ctx.observer().failed(target.engine(), reason, ctx.nanoTime().getAsLong() - start);
+    long duration = ctx.nanoTime().getAsLong() - start;
+    return () -> ctx.observer().failed(target.engine(), reason, duration);
   }
 }
