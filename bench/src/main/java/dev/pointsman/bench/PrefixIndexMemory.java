@@ -13,12 +13,13 @@ import java.util.SplittableRandom;
 
 /**
  * The prefix indexes' heap, filled to every endpoint's bound: {@code ENDPOINTS [default|none]
- * [approximate|precise]}. The approximate index: each endpoint sent distinct 62-block prompts until
- * it has seen its bound's worth. The precise index ({@link KvBlockIndex}): each endpoint's engine
- * storing chains of 62 distinct 16-token blocks until it has stored its bound's worth. Under the
- * picker's default total bound for this JVM's heap, or none. Prints the blocks kept and the heap
- * they hold after a full collection (docs/benchmarks.md, "Prefix index memory"). Run it in a JVM of
- * its own with the heap to measure ({@code -Xmx}).
+ * [approximate|precise] [PROMPT_BLOCKS]}. The approximate index: each endpoint sent distinct
+ * prompts of 62 blocks (or {@code PROMPT_BLOCKS}; past 512 the picker keeps one in 8) until it has
+ * seen its bound's worth. The precise index ({@link KvBlockIndex}): each endpoint's engine storing
+ * chains of 62 distinct 16-token blocks until it has stored its bound's worth. Under the picker's
+ * default total bound for this JVM's heap, or none. Prints the blocks kept and the heap they hold
+ * after a full collection (docs/benchmarks.md, "Prefix index memory"). Run it in a JVM of its own
+ * with the heap to measure ({@code -Xmx}).
  */
 public final class PrefixIndexMemory {
   private static final int PROMPT_BLOCKS = 62; // a 4,000-character prompt
@@ -27,15 +28,19 @@ public final class PrefixIndexMemory {
 
   public static void main(String[] args) {
     if (args.length < 1
-        || args.length > 3
+        || args.length > 4
         || (args.length >= 2 && !args[1].matches("default|none"))
-        || (args.length == 3 && !args[2].matches("approximate|precise"))) {
-      System.err.println("usage: PrefixIndexMemory ENDPOINTS [default|none] [approximate|precise]");
+        || (args.length >= 3 && !args[2].matches("approximate|precise"))
+        || (args.length == 4 && !args[3].matches("[1-9][0-9]*"))) {
+      System.err.println(
+          "usage: PrefixIndexMemory ENDPOINTS [default|none] [approximate|precise]"
+              + " [PROMPT_BLOCKS]");
       System.exit(2);
     }
     int endpoints = Integer.parseInt(args[0]);
     boolean bounded = args.length < 2 || args[1].equals("default");
-    if (args.length == 3 && args[2].equals("precise")) {
+    int promptBlocks = args.length == 4 ? Integer.parseInt(args[3]) : PROMPT_BLOCKS;
+    if (args.length >= 3 && args[2].equals("precise")) {
       precise(endpoints, bounded);
       return;
     }
@@ -50,8 +55,8 @@ public final class PrefixIndexMemory {
             maxBlocks,
             PickerApp.PREFIX_CHECKPOINTS);
     SplittableRandom random = new SplittableRandom(1);
-    long[] blocks = new long[PROMPT_BLOCKS];
-    int prompts = PickerApp.PREFIX_BLOCKS_PER_ENDPOINT / PROMPT_BLOCKS + 1;
+    long[] blocks = new long[promptBlocks];
+    int prompts = PickerApp.PREFIX_BLOCKS_PER_ENDPOINT / promptBlocks + 1;
     for (int e = 0; e < endpoints; e++) {
       String address = address(e);
       for (int p = 0; p < prompts; p++) {
@@ -65,13 +70,15 @@ public final class PrefixIndexMemory {
     Reference.reachabilityFence(index);
     System.out.printf(
         Locale.ROOT,
-        "endpoints %d, max heap %d MiB, total bound %s: %d blocks remembered of %d wanted,"
-            + " %.1f MB of heap, %.1f bytes a block%n",
+        "endpoints %d, prompts of %d blocks, max heap %d MiB, total bound %s: %d blocks"
+            + " remembered of %d wanted, in %d keys, %.1f MB of heap, %.1f bytes a block%n",
         endpoints,
+        promptBlocks,
         rt.maxMemory() >> 20,
         maxBlocks == PrefixIndex.UNBOUNDED ? "none" : Long.toString(maxBlocks),
         index.blocks(),
         index.wantedBlocks(),
+        index.keys(),
         used / 1e6,
         (double) used / index.blocks());
   }

@@ -17,7 +17,14 @@ public final class PrefixIndexMeters {
 
   public static void register(MeterRegistry registry, PrefixIndex index) {
     Gauge.builder("pointsman.prefix.index.blocks", index, PrefixIndex::blocks)
-        .description("Prompt blocks the approximate prefix index remembers, over every endpoint")
+        .description(
+            "Prompt blocks the approximate prefix index remembers, over every endpoint (a kept"
+                + " block counts the blocks it stands for)")
+        .register(registry);
+    Gauge.builder("pointsman.prefix.index.keys", index, PrefixIndex::keys)
+        .description(
+            "Keys the approximate prefix index keeps for those blocks (a long prompt's blocks past"
+                + " its head are kept one in 8): what its heap grows with")
         .register(registry);
     Gauge.builder("pointsman.prefix.index.wanted.blocks", index, PrefixIndex::wantedBlocks)
         .description(

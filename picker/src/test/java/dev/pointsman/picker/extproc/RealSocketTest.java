@@ -134,6 +134,7 @@ class RealSocketTest {
         .contains("pointsman_tpot_model_mape{app=\"pointsman-picker\"}")
         // the prefix index's size against its total bound, by default from this JVM's heap
         .contains("pointsman_prefix_index_blocks{app=\"pointsman-picker\"}")
+        .contains("pointsman_prefix_index_keys{app=\"pointsman-picker\"}")
         .contains("pointsman_prefix_index_wanted_blocks{app=\"pointsman-picker\"}");
     assertThat(sample(metrics, "pointsman_prefix_index_max_blocks{app=\"pointsman-picker\"}"))
         .isEqualTo(

@@ -553,6 +553,20 @@ public final class PrefixIndex {
     return n;
   }
 
+  /**
+   * Keys kept in all, one per endpoint that keeps one: what the index's memory grows with ({@link
+   * #blocks} counts the blocks they stand for).
+   */
+  public long keys() {
+    long n = 0;
+    for (Lru lru : byEndpoint.values()) {
+      synchronized (lru) {
+        n += lru.blocks.size();
+      }
+    }
+    return n;
+  }
+
   /** Which blocks of a prompt are kept. */
   public Checkpoints checkpoints() {
     return checkpoints;

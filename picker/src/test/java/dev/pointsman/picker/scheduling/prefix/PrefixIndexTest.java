@@ -540,6 +540,7 @@ class PrefixIndexTest {
     index.record(A, prompt);
     assertThat(index.size(A)).isEqualTo(103);
     assertThat(index.export().get(A)).hasSize(SPARSE.kept(103));
+    assertThat(index.keys()).isEqualTo(SPARSE.kept(103));
     assertThat(index.distinctBlocks()).isEqualTo(SPARSE.kept(103));
 
     index.limit(A, 50); // its tail goes first: what stays is a prefix of at most 50 blocks
