@@ -329,28 +329,29 @@ final class WireFormat {
     return bytes(
         out -> {
           switch (u) {
-            case Update.Pick p -> {
-              out.writeString(1, p.address());
-              if (keys.equals(PrefixIndex.Checkpoints.EVERY_BLOCK)) {
-                packedLongs(out, 2, p.blocks());
-              } else {
-                keptLongs(out, p.blocks(), keys);
-              }
-              if (p.adapter() != null) {
-                out.writeString(3, p.adapter());
-              }
-              out.writeDouble(4, p.uncachedTokens());
-            }
-            case Update.KeptPick p -> { // passed on as it came
-              out.writeString(1, p.address());
-              packedLongs(out, 5, p.keys());
-              out.writeUInt32(6, p.keptBy().dense());
-              out.writeUInt32(7, p.keptBy().stride());
-              if (p.adapter() != null) {
-                out.writeString(3, p.adapter());
-              }
-              out.writeDouble(4, p.uncachedTokens());
-            }
+            case Update.Pick p ->
+                pick(
+                    out,
+                    p.address(),
+                    o -> {
+                      if (keys.equals(PrefixIndex.Checkpoints.EVERY_BLOCK)) {
+                        packedLongs(o, 2, p.blocks());
+                      } else {
+                        keptLongs(o, p.blocks(), keys);
+                      }
+                    },
+                    p.adapter(),
+                    p.uncachedTokens());
+            case Update.KeptPick p -> // passed on as it came
+                pick(
+                    out,
+                    p.address(),
+                    o -> {
+                      packedLongs(o, 5, p.keys());
+                      keptBy(o, p.keptBy());
+                    },
+                    p.adapter(),
+                    p.uncachedTokens());
             case Update.Ttft t -> {
               Decision.Prediction p = t.prediction();
               out.writeString(1, t.address());
@@ -510,8 +511,28 @@ final class WireFormat {
         out.writeFixed64NoTag(keys.keyOf(blocks, j));
       }
     }
+    keptBy(out, keys);
+  }
+
+  /** The fields kept_dense and kept_stride of a pick. */
+  private static void keptBy(CodedOutputStream out, PrefixIndex.Checkpoints keys)
+      throws IOException {
     out.writeUInt32(6, keys.dense());
     out.writeUInt32(7, keys.stride());
+  }
+
+  /**
+   * A pick's fields: its address, its prompt as {@code prompt} writes it, its adapter, its work.
+   */
+  private static void pick(
+      CodedOutputStream out, String address, Body prompt, String adapter, double uncachedTokens)
+      throws IOException {
+    out.writeString(1, address);
+    prompt.write(out);
+    if (adapter != null) {
+      out.writeString(3, adapter);
+    }
+    out.writeDouble(4, uncachedTokens);
   }
 
   /** Reads a packed (or, as protobuf allows, unpacked) repeated fixed64, appended to {@code to}. */

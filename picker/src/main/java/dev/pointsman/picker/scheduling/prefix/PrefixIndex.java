@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * An approximate index of which endpoint probably holds which prompt-prefix blocks in its KV cache:
@@ -544,13 +545,7 @@ public final class PrefixIndex {
    * stands for: never more than {@link #maxBlocks}, and the keys behind them fewer.
    */
   public long blocks() {
-    long n = 0;
-    for (Lru lru : byEndpoint.values()) {
-      synchronized (lru) {
-        n += lru.weight;
-      }
-    }
-    return n;
+    return sum(lru -> lru.weight);
   }
 
   /**
@@ -558,10 +553,15 @@ public final class PrefixIndex {
    * #blocks} counts the blocks they stand for).
    */
   public long keys() {
+    return sum(lru -> lru.blocks.size());
+  }
+
+  /** {@code of} each endpoint's LRU, read under its lock, added up. */
+  private long sum(ToLongFunction<Lru> of) {
     long n = 0;
     for (Lru lru : byEndpoint.values()) {
       synchronized (lru) {
-        n += lru.blocks.size();
+        n += of.applyAsLong(lru);
       }
     }
     return n;
