@@ -33,13 +33,13 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <pre>
  * java -cp bench/target/classes:$(cat bench/target/classpath.txt) \
- *   dev.pointsman.bench.scrape.ScrapeLoad [--tls] ENDPOINTS [SECONDS] [WARMUP_SECONDS] [BODY_FILE]
+ *   dev.pointsman.bench.scrape.ScrapeLoad [--tls] [--budget CORES] ENDPOINTS [SECONDS] [WARMUP_SECONDS] [BODY_FILE]
  * </pre>
  *
  * Listings ({@code /v1/models}) are off; the scraper's other settings are the defaults (50 ms, 500
- * ms timeout, 64 in flight). With {@code --tls} the endpoints serve HTTPS (a self-signed
- * certificate) and the scraper reads them over TLS, trusting that certificate ({@code
- * scrape.tls.caFile}).
+ * ms timeout, 64 in flight, a budget of half a core; {@code --budget 0} turns the budget off). With
+ * {@code --tls} the endpoints serve HTTPS (a self-signed certificate) and the scraper reads them
+ * over TLS, trusting that certificate ({@code scrape.tls.caFile}).
  */
 public final class ScrapeLoad {
 
@@ -49,13 +49,23 @@ public final class ScrapeLoad {
   private ScrapeLoad() {}
 
   public static void main(String[] argv) throws Exception {
-    boolean tls = argv.length > 0 && argv[0].equals("--tls");
-    String[] args = tls ? java.util.Arrays.copyOfRange(argv, 1, argv.length) : argv;
+    List<String> rest = new ArrayList<>(List.of(argv));
+    boolean tls = rest.remove("--tls");
+    int budgetAt = rest.indexOf("--budget");
+    double budget = ScraperConfig.DEFAULT_CPU_BUDGET_CORES;
+    if (budgetAt >= 0) {
+      budget = Double.parseDouble(rest.get(budgetAt + 1));
+      rest.subList(budgetAt, budgetAt + 2).clear();
+    }
+    String[] args = rest.toArray(String[]::new);
     int endpoints = Integer.parseInt(args[0]);
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 30;
     int warmup = args.length > 2 ? Integer.parseInt(args[2]) : 10;
     byte[] body = Files.readAllBytes(Path.of(args.length > 3 ? args[3] : DEFAULT_BODY));
-    ScraperConfig config = ScraperConfig.DEFAULT.withModelsInterval(Duration.ZERO);
+    ScraperConfig config =
+        ScraperConfig.DEFAULT
+            .withModelsInterval(Duration.ZERO)
+            .withCpuBudget(budget, ScraperConfig.DEFAULT.maxStretch());
     Counts counts = new Counts();
     Tls certificate = tls ? Tls.create() : null;
     try (ExpositionServer server =

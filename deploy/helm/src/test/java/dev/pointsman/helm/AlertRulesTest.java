@@ -103,7 +103,7 @@ class AlertRulesTest {
     assertThat(groups.get(0).get("name").asText()).isEqualTo("pointsman-picker");
     assertThat(groups.get(0).get("rules")).hasSize(15);
     assertThat(groups.get(1).get("name").asText()).isEqualTo("pointsman-envoy");
-    assertThat(groups.get(1).get("rules")).hasSize(2);
+    assertThat(groups.get(1).get("rules")).hasSize(4);
     assertThat(groups.get(2).get("name").asText()).isEqualTo("pointsman-fleet");
     assertThat(groups.get(2).get("rules")).hasSize(5);
     for (JsonNode g : groups) {
@@ -132,6 +132,54 @@ class AlertRulesTest {
                         "envoy: {enabled: false}\nmetrics: {prometheusRule: {enabled: true}}"))))
         .extracting(g -> g.get("name").asText())
         .containsExactly("pointsman-picker");
+  }
+
+  /**
+   * Envoy's series carry the names its config gives them: the HTTPS listener's connection manager's
+   * stat prefix as a label, the ext_proc filter's own prefix in the name ({@code
+   * http.<prefix>.ext_proc.<filter prefix>.<stat>}). No Envoy runs here, so the rules are held to
+   * the rendered config instead.
+   */
+  @Test
+  void theEnvoyRulesReadTheStatsTheRenderedEnvoyConfigNames() {
+    Rendered r = enabled();
+    io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap bootstrap =
+        dev.pointsman.picker.envoy.EnvoyConfigRules.parse(
+            r.get(io.fabric8.kubernetes.api.model.ConfigMap.class, "pointsman-envoy")
+                .getData()
+                .get("envoy.yaml"));
+    List<io.envoyproxy.envoy.config.listener.v3.Listener> gateways =
+        dev.pointsman.picker.envoy.EnvoyConfigRules.gatewayListeners(bootstrap);
+    assertThat(gateways).hasSize(1);
+    var hcm =
+        dev.pointsman.picker.envoy.EnvoyConfigRules.connectionManagers(gateways.get(0)).get(0);
+    String listenerLabel = "envoy_http_conn_manager_prefix=\"" + hcm.getStatPrefix() + "\"";
+    String extProcPrefix =
+        "envoy_http_ext_proc_"
+            + dev.pointsman.picker.envoy.EnvoyConfigRules.extProc(hcm).getStatPrefix()
+            + "_";
+
+    JsonNode envoyGroup = groups(rule(r)).get(1);
+    assertThat(envoyGroup.get("name").asText()).isEqualTo("pointsman-envoy");
+    int extProcReads = 0;
+    for (JsonNode rule : envoyGroup.get("rules")) {
+      String expr = rule.get("expr").asText();
+      Matcher m = METRIC.matcher(expr);
+      while (m.find()) {
+        String name = m.group(1);
+        String selector = expr.substring(m.end(), expr.indexOf('}', m.end()));
+        if (name.startsWith("envoy_http_")) {
+          assertThat(selector)
+              .as("%s in %s", name, rule.get("alert").asText())
+              .contains(listenerLabel);
+        }
+        if (name.contains("ext_proc")) {
+          extProcReads++;
+          assertThat(name).as(rule.get("alert").asText()).startsWith(extProcPrefix);
+        }
+      }
+    }
+    assertThat(extProcReads).isEqualTo(3);
   }
 
   /**
@@ -254,7 +302,7 @@ class AlertRulesTest {
       Files.write(dir.resolve("tests.yaml"), in.readAllBytes());
     }
 
-    assertThat(run(promtool(), "check", "rules", "rules.yaml")).contains("SUCCESS: 22 rules found");
+    assertThat(run(promtool(), "check", "rules", "rules.yaml")).contains("SUCCESS: 24 rules found");
     String out = run(promtool(), "test", "rules", "tests.yaml");
     assertThat(out).contains("SUCCESS");
     // every alert of the chart is tested
