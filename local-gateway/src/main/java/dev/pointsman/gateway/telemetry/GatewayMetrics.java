@@ -74,7 +74,6 @@ public final class GatewayMetrics {
         .increment();
   }
 
-  /** {@code reason}: request_headers_timeout, idle. */
   /**
    * Counts what {@code reloader} did with changed files, as {@code pointsman_gateway_tls_reloads}
    * with {@code file} ({@code listener}, {@code picker-ca}) and {@code result} ({@code reloaded},
@@ -91,6 +90,7 @@ public final class GatewayMetrics {
         .register(registry);
   }
 
+  /** {@code reason}: request_headers_timeout, idle. */
   public void connectionClosed(String reason) {
     Counter.builder("pointsman_gateway_connections_closed")
         .description("Client connections the gateway closed on a timeout")

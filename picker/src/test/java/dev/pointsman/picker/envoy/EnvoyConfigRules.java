@@ -832,7 +832,6 @@ public final class EnvoyConfigRules {
         .toList();
   }
 
-  /** The HTTP connection managers of every filter chain of {@code listener}. */
   /** The headers the first HTTP filter (a header_mutation) removes from requests, in order. */
   public static List<String> removedByFirstFilter(HttpConnectionManager hcm) {
     return unpack(hcm.getHttpFilters(0).getTypedConfig(), HeaderMutation.class)
@@ -855,6 +854,7 @@ public final class EnvoyConfigRules {
         .toList();
   }
 
+  /** The HTTP connection managers of every filter chain of {@code listener}. */
   public static List<HttpConnectionManager> connectionManagers(Listener listener) {
     return listener.getFilterChainsList().stream()
         .flatMap(c -> c.getFiltersList().stream())
@@ -884,7 +884,6 @@ public final class EnvoyConfigRules {
     return extProc(connectionManagers(gateways.get(0)).get(0)).getFailureModeAllow();
   }
 
-  /** The cluster called {@code name}; fails when absent. */
   /** The address of {@code cluster}'s first endpoint. */
   public static SocketAddress firstAddress(Cluster cluster) {
     return cluster
@@ -896,6 +895,7 @@ public final class EnvoyConfigRules {
         .getSocketAddress();
   }
 
+  /** The cluster called {@code name}; fails when absent. */
   public static Cluster cluster(Bootstrap bootstrap, String name) {
     return bootstrap.getStaticResources().getClustersList().stream()
         .filter(c -> c.getName().equals(name))

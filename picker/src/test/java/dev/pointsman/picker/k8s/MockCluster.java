@@ -50,7 +50,6 @@ final class MockCluster implements AutoCloseable {
     }
   }
 
-  /** The repository's {@code crds/*.yaml}. */
   /**
    * As kubectl edit does: read, change, write; retried when another writer (the status writer)
    * changed the object in between and the write was refused with 409.
@@ -70,6 +69,7 @@ final class MockCluster implements AutoCloseable {
     }
   }
 
+  /** The repository's {@code crds/*.yaml}. */
   static List<Path> crds() {
     Path dir = repoRoot().resolve("crds");
     try (var s = Files.list(dir)) {
