@@ -127,6 +127,56 @@ class DashboardTest {
                     .contains("pointsman_ttft_seconds_bucket"));
   }
 
+  /**
+   * Envoy's streams to the picker, charted from the same counters under the same names as the
+   * alerts that fire on them (AlertRulesTest holds those names to the rendered Envoy config).
+   */
+  @Test
+  void chartsEnvoysStreamsToThePickerFromTheCountersItsAlertsRead() throws Exception {
+    List<String> exprs = expressions(dashboard());
+    java.util.regex.Pattern extProc = java.util.regex.Pattern.compile("envoy_http_ext_proc_\\w+");
+    Set<String> charted = new HashSet<>();
+    for (String e : exprs) {
+      java.util.regex.Matcher m = extProc.matcher(e);
+      while (m.find()) {
+        charted.add(m.group());
+        assertThat(e).contains("envoy_http_conn_manager_prefix=\"ingress_https\"");
+      }
+    }
+    assertThat(charted)
+        .containsExactlyInAnyOrder(
+            "envoy_http_ext_proc_picker_streams_failed",
+            "envoy_http_ext_proc_picker_streams_started",
+            "envoy_http_ext_proc_picker_failure_mode_allowed");
+    String rules =
+        Scenarios.FLEET.render().ofKind("monitoring.coreos.com/v1", "PrometheusRule").toString();
+    assertThat(charted).allSatisfy(name -> assertThat(rules).contains(name + "{"));
+  }
+
+  /** Grafana lays panels out as given: two that share a cell would hide one another. */
+  @Test
+  void noTwoPanelsOverlap() throws Exception {
+    List<JsonNode> boxes = new ArrayList<>();
+    dashboard().get("panels").forEach(p -> boxes.add(p));
+    for (int i = 0; i < boxes.size(); i++) {
+      JsonNode a = boxes.get(i).get("gridPos");
+      assertThat(a.get("x").asInt() + a.get("w").asInt())
+          .as("panel %s fits the 24 columns", boxes.get(i).get("title"))
+          .isLessThanOrEqualTo(24);
+      for (int j = i + 1; j < boxes.size(); j++) {
+        JsonNode b = boxes.get(j).get("gridPos");
+        boolean apart =
+            a.get("x").asInt() + a.get("w").asInt() <= b.get("x").asInt()
+                || b.get("x").asInt() + b.get("w").asInt() <= a.get("x").asInt()
+                || a.get("y").asInt() + a.get("h").asInt() <= b.get("y").asInt()
+                || b.get("y").asInt() + b.get("h").asInt() <= a.get("y").asInt();
+        assertThat(apart)
+            .as("%s and %s", boxes.get(i).get("title"), boxes.get(j).get("title"))
+            .isTrue();
+      }
+    }
+  }
+
   @Test
   void panelIdsAreUniqueAndEveryPanelHasADataSourceVariable() throws Exception {
     JsonNode dash = dashboard();
