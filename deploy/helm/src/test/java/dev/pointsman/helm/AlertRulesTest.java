@@ -14,11 +14,15 @@ import dev.pointsman.fleet.config.FleetConfig;
 import dev.pointsman.fleet.telemetry.FleetMetrics;
 import dev.pointsman.picker.app.PickerApp;
 import dev.pointsman.picker.config.PickerConfig;
+import dev.pointsman.picker.envoy.EnvoyConfigRules;
 import dev.pointsman.picker.telemetry.KvEventsMetrics;
 import dev.pointsman.picker.testing.PickerChannels;
 import dev.pointsman.runtime.Metrics;
 import dev.pointsman.testing.Await;
 import dev.pointsman.testing.TestCa;
+import io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.grpc.ManagedChannel;
@@ -143,21 +147,15 @@ class AlertRulesTest {
   @Test
   void theEnvoyRulesReadTheStatsTheRenderedEnvoyConfigNames() {
     Rendered r = enabled();
-    io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap bootstrap =
-        dev.pointsman.picker.envoy.EnvoyConfigRules.parse(
-            r.get(io.fabric8.kubernetes.api.model.ConfigMap.class, "pointsman-envoy")
-                .getData()
-                .get("envoy.yaml"));
-    List<io.envoyproxy.envoy.config.listener.v3.Listener> gateways =
-        dev.pointsman.picker.envoy.EnvoyConfigRules.gatewayListeners(bootstrap);
+    Bootstrap bootstrap =
+        EnvoyConfigRules.parse(
+            r.get(ConfigMap.class, "pointsman-envoy").getData().get("envoy.yaml"));
+    List<Listener> gateways = EnvoyConfigRules.gatewayListeners(bootstrap);
     assertThat(gateways).hasSize(1);
-    var hcm =
-        dev.pointsman.picker.envoy.EnvoyConfigRules.connectionManagers(gateways.get(0)).get(0);
+    var hcm = EnvoyConfigRules.connectionManagers(gateways.get(0)).get(0);
     String listenerLabel = "envoy_http_conn_manager_prefix=\"" + hcm.getStatPrefix() + "\"";
     String extProcPrefix =
-        "envoy_http_ext_proc_"
-            + dev.pointsman.picker.envoy.EnvoyConfigRules.extProc(hcm).getStatPrefix()
-            + "_";
+        "envoy_http_ext_proc_" + EnvoyConfigRules.extProc(hcm).getStatPrefix() + "_";
 
     JsonNode envoyGroup = groups(rule(r)).get(1);
     assertThat(envoyGroup.get("name").asText()).isEqualTo("pointsman-envoy");

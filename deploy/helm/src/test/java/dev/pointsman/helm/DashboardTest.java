@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The Grafana dashboard ConfigMap: valid JSON whose queries use the picker's real metric names. */
@@ -134,10 +136,10 @@ class DashboardTest {
   @Test
   void chartsEnvoysStreamsToThePickerFromTheCountersItsAlertsRead() throws Exception {
     List<String> exprs = expressions(dashboard());
-    java.util.regex.Pattern extProc = java.util.regex.Pattern.compile("envoy_http_ext_proc_\\w+");
+    Pattern extProc = Pattern.compile("envoy_http_ext_proc_\\w+");
     Set<String> charted = new HashSet<>();
     for (String e : exprs) {
-      java.util.regex.Matcher m = extProc.matcher(e);
+      Matcher m = extProc.matcher(e);
       while (m.find()) {
         charted.add(m.group());
         assertThat(e).contains("envoy_http_conn_manager_prefix=\"ingress_https\"");

@@ -66,10 +66,7 @@ public final class Outbox implements Learning {
    */
   public static Outbox of(ReplicationSection cfg, PrefixIndex.Checkpoints checkpoints) {
     long keys = (cfg.maxMessageBytes() - PICK_OVERHEAD_BYTES) / Long.BYTES;
-    long blocks =
-        keys <= checkpoints.dense()
-            ? keys
-            : checkpoints.dense() + (keys - checkpoints.dense()) * checkpoints.stride();
+    long blocks = checkpoints.longestKeptIn(keys);
     return new Outbox(
         cfg.queueCapacity(), (int) Math.min(Integer.MAX_VALUE, blocks), cfg.shareLatencies());
   }

@@ -490,27 +490,27 @@ final class WireFormat {
   }
 
   static void packedLongs(CodedOutputStream out, int field, long[] values) throws IOException {
-    if (values.length == 0) {
+    packedLongs(out, field, values.length, i -> values[i]);
+  }
+
+  /** As above, the {@code count} values given by {@code value} from their index. */
+  private static void packedLongs(
+      CodedOutputStream out, int field, int count, java.util.function.IntToLongFunction value)
+      throws IOException {
+    if (count == 0) {
       return;
     }
     out.writeTag(field, com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED);
-    out.writeUInt32NoTag(values.length * 8);
-    for (long v : values) {
-      out.writeFixed64NoTag(v);
+    out.writeUInt32NoTag(count * 8);
+    for (int i = 0; i < count; i++) {
+      out.writeFixed64NoTag(value.applyAsLong(i));
     }
   }
 
   /** Writes the keys of {@code blocks} as {@code keys} keeps them: the fields kept, kept_*. */
   private static void keptLongs(CodedOutputStream out, long[] blocks, PrefixIndex.Checkpoints keys)
       throws IOException {
-    int kept = keys.kept(blocks.length);
-    if (kept > 0) {
-      out.writeTag(5, com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED);
-      out.writeUInt32NoTag(kept * 8);
-      for (int j = 0; j < kept; j++) {
-        out.writeFixed64NoTag(keys.keyOf(blocks, j));
-      }
-    }
+    packedLongs(out, 5, keys.kept(blocks.length), j -> keys.keyOf(blocks, j));
     keptBy(out, keys);
   }
 

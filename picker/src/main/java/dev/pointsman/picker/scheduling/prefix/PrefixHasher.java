@@ -156,7 +156,7 @@ public record PrefixHasher(int blockChars, int maxBlocks) {
   }
 
   /** Murmur3's 64-bit finalizer: spreads every input bit over the output. */
-  private static long mix(long z) {
+  static long mix(long z) {
     z = (z ^ (z >>> 33)) * MIX_1;
     z = (z ^ (z >>> 33)) * MIX_2;
     return z ^ (z >>> 33);

@@ -108,6 +108,11 @@ public final class PrefixIndex {
       return n <= dense ? n : dense + (n - dense - 1) / stride + 1;
     }
 
+    /** The longest prompt, in blocks, whose kept blocks are at most {@code keys}. */
+    public long longestKeptIn(long keys) {
+      return keys <= dense ? keys : dense + (keys - dense) * stride;
+    }
+
     /** The position of the {@code j}-th kept block of a prompt of {@code n} blocks. */
     int position(int j, int n) {
       if (j < dense) {
@@ -124,10 +129,7 @@ public final class PrefixIndex {
       if (everyBlock()) {
         return block;
       }
-      long z = (block ^ (block >>> 33)) * 0xff51afd7ed558ccdL; // Murmur3's finalizer
-      z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
-      z ^= z >>> 33;
-      return z & ~WEIGHT_BITS | (weight(position) - 1);
+      return PrefixHasher.mix(block) & ~WEIGHT_BITS | (weight(position) - 1);
     }
 
     /** The key of the {@code j}-th kept block of the prompt {@code blocks}. */
